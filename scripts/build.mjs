@@ -1,0 +1,32 @@
+// Bundles the extension and the tool-exec CLI with esbuild.
+// Usage: node scripts/build.mjs [--production] [--watch]
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const targets = [
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+
+if (watch) {
+  for (const options of targets) {
+    const ctx = await esbuild.context(options);
+    await ctx.watch();
+  }
+} else {
+  await Promise.all(targets.map((options) => esbuild.build(options)));
+}

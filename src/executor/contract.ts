@@ -1,0 +1,199 @@
+// The tool contract (spec §1): what a tool declares, what its handler receives and returns.
+import type { z } from 'zod';
+
+/** How far a tool's effects reach. Only `none` lets a read-only tool count as read-only to the scheduler. */
+export type SideEffectScope = 'none' | 'session' | 'workspace' | 'external';
+
+/** Spec §1 / §3.7. `{kind:'none'}` means the executor never times the handler. */
+export type TimeoutPolicy =
+  | { readonly kind: 'none' }
+  | {
+      readonly kind?: 'deadline';
+      /** Used when the call gives no override. */
+      readonly defaultMs?: number;
+      /** Cap for overrides and computed budgets. */
+      readonly maxMs?: number;
+      /** Lets `input.timeout_ms` / `input.timeout` set the timeout. */
+      readonly allowCallOverride?: boolean;
+      /** Added on top so a tool that times itself out gets to report first (Bash: 6 s). */
+      readonly cleanupGraceMs?: number;
+    };
+
+/** Spec §7. */
+export interface ResultBudget {
+  /** Budget of model content, in UTF-8 bytes. */
+  readonly maxModelBytes: number;
+  /** Inline limit when it is lower than `maxModelBytes`. */
+  readonly maxInlineBytes?: number;
+  readonly strategy: 'artifact' | 'truncate';
+  /** When set, truncation keeps only the head or only the tail instead of both thirds. */
+  readonly previewDirection?: 'head' | 'tail';
+}
+
+/** Where an artifact lives and for how long (spec §8). */
+export type ArtifactRetention = 'temporary' | 'session' | 'project';
+
+/** A media part of a result (images); stored as an artifact and referenced. */
+export interface MediaPart {
+  readonly kind: 'image';
+  readonly mimeType: string;
+  readonly data: Uint8Array;
+}
+
+/** UI projection of a result (spec §9), a discriminated union; each kind limits itself. */
+export type ToolDisplay = FileDiffDisplay | BashOutputDisplay;
+
+export interface FileDiffDisplay {
+  readonly kind: 'file_diff';
+  readonly path: string;
+  readonly before: string;
+  readonly after: string;
+  /** Unified diff text, at most 8 hunks and 160 lines. */
+  readonly diff: string;
+  readonly truncated: boolean;
+}
+
+export interface BashOutputDisplay {
+  readonly kind: 'bash_output';
+  /** At most 150000 bytes. */
+  readonly output: string;
+  readonly exitCode?: number | null;
+  readonly signal?: string | null;
+  readonly truncated: boolean;
+}
+
+/** What a handler returns. Expected failures are values (`isError: true`), not throws. */
+export interface ToolOutput<D = unknown> {
+  /** Text for the model (after `formatModelContent`, if any). */
+  readonly content: string;
+  /** The tool reports a failure it understood (wrapped in `<tool_use_error>` for the model). */
+  readonly isError?: boolean;
+  /** Control signal: every later group of the batch is cancelled. */
+  readonly stopTurn?: boolean;
+  /** Structured data for `display` and `formatModelContent`. */
+  readonly data?: D;
+  readonly media?: readonly MediaPart[];
+}
+
+/** Progress reported by a running handler. */
+export interface ProgressReport {
+  readonly message: string;
+  /** 0..100 when known. */
+  readonly percent?: number;
+}
+
+/**
+ * The clock of a call's deadline, as a tool sees it. A tool whose own work waits in a
+ * queue that is not its fault (the process-wide model admission gate) pauses it.
+ */
+export interface DeadlineControl {
+  /** Stops the clock until the matching `resume()`; nested pauses count. */
+  pause(): void;
+  resume(): void;
+  /** Total time spent paused so far. */
+  readonly queuedMs: number;
+}
+
+/** Read-before-write ledger entry. */
+export interface FileStamp {
+  readonly mtimeMs: number;
+  readonly size: number;
+}
+
+/** Session-wide memory of which files the model has seen, and in what state. */
+export interface FileStateLedger {
+  record(absolutePath: string, stamp: FileStamp): void;
+  get(absolutePath: string): FileStamp | undefined;
+  forget(absolutePath: string): void;
+}
+
+/** Everything a handler gets besides its input. */
+export interface ToolContext {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly sessionId: string;
+  /** The first workspace folder (or the CLI's --workspace). */
+  readonly workDir: string;
+  /** Every workspace folder, absolute. */
+  readonly workspaceFolders: readonly string[];
+  /** Aborted on cancel and on timeout (with a `ToolTimeoutError` as reason). */
+  readonly signal: AbortSignal;
+  progress(report: ProgressReport | string): void;
+  readonly deadline: DeadlineControl;
+  /**
+   * Waits for a slot at the process-wide model admission gate with the deadline paused.
+   * Call the returned release when the model request is done.
+   */
+  admitModelRequest(signal?: AbortSignal): Promise<() => void>;
+  readonly files: FileStateLedger;
+}
+
+/** Anything that validates input: a zod schema, or a JSON Schema converted to one. */
+export type InputSchema = z.ZodType;
+
+/** A JSON Schema object, as offered to the model and as MCP tools declare it. */
+export type JsonSchema = Record<string, unknown>;
+
+/** Result of `prepareApproval`. */
+export interface ApprovalPreparation {
+  /** `allow` narrows an ordinary ask to allow (never an `alwaysAsk`). */
+  readonly decision?: 'allow' | 'ask';
+  /** Shown in the approval dialog. */
+  readonly preview?: ApprovalPreview;
+}
+
+export interface ApprovalPreview {
+  readonly title?: string;
+  /** Plain text; control characters are escaped before it is shown. */
+  readonly detail: string;
+}
+
+/**
+ * A tool as the registry holds it (spec §1). `I` is the validated input, `D` the output data.
+ * Tools whose schema arrives as JSON Schema give `jsonSchema` instead of `inputSchema`.
+ */
+export interface ToolDefinition<I = any, D = any> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema?: z.ZodType<I>;
+  readonly jsonSchema?: JsonSchema;
+  readonly readOnly?: boolean;
+  readonly destructive?: boolean;
+  readonly concurrentSafe?: boolean;
+  readonly sideEffectScope?: SideEffectScope;
+  readonly permission?: { readonly alwaysAsk?: boolean };
+  readonly timeout?: TimeoutPolicy;
+  /** Legacy metadata timeout, below `timeout.defaultMs` in the priority chain. */
+  readonly metadata?: { readonly timeoutMs?: number };
+  readonly resultBudget?: ResultBudget;
+  readonly artifactRetention?: ArtifactRetention;
+  /** Normalisation, run once before anything reads the input (spec §3.3). */
+  resolveInput?(input: I): I;
+  /** May narrow an ask to allow or add a preview; a throw still asks (spec §3.6). */
+  prepareApproval?(input: I, signal: AbortSignal): ApprovalPreparation | Promise<ApprovalPreparation>;
+  /** Tool-computed timeout, first after `kind:'none'` in the priority chain. */
+  resolveTimeoutBudgetMs?(input: I): number | undefined;
+  handler(input: I, ctx: ToolContext): Promise<ToolOutput<D>> | ToolOutput<D>;
+  formatModelContent?(output: ToolOutput<D>): string;
+  /** Replaces the generic envelope when the output was persisted as an artifact. */
+  formatPersistedModelContent?(info: PersistedOutputInfo): string;
+  readonly cancellation?: { readonly userVisibleMessage?: string };
+  display?(output: ToolOutput<D>, input: I): ToolDisplay | undefined;
+}
+
+/** What a tool's persisted-content formatter is told. */
+export interface PersistedOutputInfo {
+  readonly originalBytes: number;
+  readonly originalChars: number;
+  readonly path: string;
+  readonly uri: string;
+  readonly preview: string;
+  readonly hasMore: boolean;
+}
+
+/** One call as the model sent it. `input` is an object, or the model's raw argument text. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+}
