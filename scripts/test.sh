@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The README's test command (`npm test`): installs what is missing, builds, then runs
+#   1. unit tests (node --test),
+#   2. integration tests inside the real VS Code extension host (mocha, test/vscode/),
+#   3. browser end-to-end tests against a fresh server with the packaged .vsix (test/e2e/),
+#   4. a check that no server, browser or watcher process outlived them,
+# and prints a summary. Exits non-zero when anything failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+LOGS=$(mktemp -d "${TMPDIR:-/tmp}/ate-test-logs-XXXXXX")
+trap 'rm -rf "$LOGS"' EXIT
+# Backstop per VS Code suite; each runner has its own, shorter timeout and kills its groups.
+SUITE_BACKSTOP=900s
+STARTED=$SECONDS
+names=() statuses=() counts=()
+
+die() { printf '[test] FAILED: %s\n' "$*" >&2; exit 1; }
+
+# Runs one stage, echoing its output and keeping it to read the counts from.
+stage() {
+  local name=$1; shift
+  local t0=$SECONDS
+  printf '\n[test] ── %s ──\n' "$name"
+  "$@" 2>&1 | tee "$LOGS/$name.log"
+  local rc=${PIPESTATUS[0]}
+  names+=("$name")
+  statuses+=("$([[ $rc == 0 ]] && echo pass || echo "FAIL (exit $rc)")")
+  counts+=("$(count "$LOGS/$name.log") in $((SECONDS - t0)) s")
+  return "$rc"
+}
+
+# "P passed, F failed" from node's test runner (ℹ pass / ℹ fail) or a plain closing line.
+count() {
+  local passed failed
+  passed=$(grep -E '^(ℹ|#) pass [0-9]+$' "$1" | tail -1 | grep -oE '[0-9]+$')
+  failed=$(grep -E '^(ℹ|#) fail [0-9]+$' "$1" | tail -1 | grep -oE '[0-9]+$')
+  if [[ -z "$passed" ]]; then
+    local line
+    line=$(grep -E '^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed' "$1" | tail -1)
+    passed=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+')
+    failed=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+')
+  fi
+  echo "${passed:-0} passed, ${failed:-0} failed"
+}
+
+# --- 0. Dependencies, tools, build (nothing else can run without them) ---------
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [[ "$(cat node_modules/.ate-lock-hash 2>/dev/null)" != "$lock_hash" ]]; then
+  printf '[test] npm ci\n'
+  npm ci --no-audit --no-fund || die "npm ci"
+  echo "$lock_hash" > node_modules/.ate-lock-hash
+fi
+bash scripts/setup.sh || die "scripts/setup.sh"
+npm run --silent build || die "npm run build"
+
+# --- 1. Unit tests --------------------------------------------------------------
+stage unit npm run --silent test:unit
+
+# --- 2-3. The real VS Code: package once, then both suites -----------------------
+mkdir -p build
+if stage package npm run --silent package; then
+  stage vscode timeout -k 15s "$SUITE_BACKSTOP" node out/test/vscode/run.js
+  stage e2e timeout -k 15s "$SUITE_BACKSTOP" node --test --test-reporter=spec --test-concurrency=1 out/test/e2e
+fi
+
+# --- 4. Nothing left running ------------------------------------------------------
+stage leaks node --test --test-reporter=spec out/test/vscode/leaks.test.js
+
+# --- Summary ----------------------------------------------------------------------
+printf '\n[test] ── summary (%d s) ──\n' "$((SECONDS - STARTED))"
+total_passed=0 total_failed=0 failed_stages=0
+for i in "${!names[@]}"; do
+  printf '  %-8s %-16s %s\n' "${names[$i]}" "${statuses[$i]}" "${counts[$i]}"
+  [[ "${statuses[$i]}" == pass ]] || failed_stages=$((failed_stages + 1))
+  [[ "${names[$i]}" == package ]] && continue
+  total_passed=$((total_passed + $(grep -oE '^[0-9]+' <<<"${counts[$i]}")))
+  total_failed=$((total_failed + $(grep -oE ', [0-9]+ failed' <<<"${counts[$i]}" | grep -oE '[0-9]+')))
+done
+if ((failed_stages > 0)); then
+  printf '[test] %d stage(s) failed\n' "$failed_stages"
+fi
+printf 'all: %d passed, %d failed\n' "$total_passed" "$total_failed"
+((failed_stages == 0))
