@@ -35,7 +35,9 @@ export type ExecutorEvent =
     }
   | { readonly type: 'toolCallProgress'; readonly callId: string; readonly message: string; readonly percent?: number }
   | { readonly type: 'toolCallResult'; readonly result: ToolCallResult }
-  | { readonly type: 'toolCallFailed'; readonly result: ToolCallResult };
+  | { readonly type: 'toolCallFailed'; readonly result: ToolCallResult }
+  | { readonly type: 'backgroundTaskStarted'; readonly taskId: string; readonly name: string; readonly description?: string }
+  | { readonly type: 'backgroundTaskEnded'; readonly taskId: string; readonly status: 'completed' | 'failed' | 'stopped' };
 
 export type ExecutorEventListener = (event: ExecutorEvent) => void;
 

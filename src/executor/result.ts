@@ -46,6 +46,8 @@ export interface WorkspaceChange {
   readonly absolutePath: string;
   readonly sizeBefore?: number;
   readonly sizeAfter?: number;
+  /** Modification time after the call, for the read-before-write baseline. */
+  readonly mtimeAfterMs?: number;
 }
 
 /** The result of one call, model and UI projections together. Every call gets exactly one. */

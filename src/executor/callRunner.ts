@@ -1,0 +1,79 @@
+// One call's pipeline (spec §3). Every stage is its own file; this function only calls them in order.
+// Early failures (lookup, validation, hooks, permission) skip to redaction; after the handler
+// started, the after-snapshot, redaction, budget and post hooks run whatever happened.
+import { CallState, type CallOptions, type ExecutorDeps, type StageFailure } from './callState';
+import type { ToolCall } from './contract';
+import type { ToolCallResult } from './result';
+import { approval } from './stages/approval';
+import { finish } from './stages/finish';
+import { DEFAULT_CANCEL_MESSAGE, invokeHandler } from './stages/handler';
+import { lookup } from './stages/lookup';
+import { permission } from './stages/permission';
+import { postToolUseHooks } from './stages/postToolUseHooks';
+import { preToolUseHooks } from './stages/preToolUseHooks';
+import { redact } from './stages/redact';
+import { resolveInput } from './stages/resolveInput';
+import { serialize } from './stages/serialize';
+import { snapshotAfter } from './stages/snapshotAfter';
+import { snapshotBefore } from './stages/snapshotBefore';
+import { resolveTimeout } from './stages/timeout';
+import { validate } from './stages/validate';
+
+const NEVER_ABORTED = new AbortController().signal;
+
+/** Runs one call through every stage and returns its single result. Never throws for a tool's fault. */
+export async function runCall(call: ToolCall, deps: ExecutorDeps, options: CallOptions = {}): Promise<ToolCallResult> {
+  const toolLabel = deps.registry.has(call.name) ? call.name : 'unknown';
+  const span = deps.telemetry.startSpan('tool.call', { 'tool.name': toolLabel, 'tool.call_id': call.id });
+  const state = new CallState(call, options, options.signal ?? NEVER_ABORTED, span);
+  deps.logger.debug('tool.call.started', { tool: toolLabel, callId: call.id, group: options.group });
+  state.failure = await runStages(state, deps);
+  // 10. Snapshot after: not cancellable, also after errors, timeouts and cancels.
+  await snapshotAfter(state, deps);
+  // 11. Redact, before anything leaves.
+  redact(state, deps);
+  // 12. Serialize and budget; persist artifacts.
+  await serialize(state, deps);
+  // 13. PostToolUse / PostToolUseFailure hooks and their additional context.
+  await postToolUseHooks(state, deps);
+  // 14. Events, telemetry, log.
+  return finish(state, deps);
+}
+
+async function runStages(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
+  try {
+    if (state.signal.aborted) return cancelledBeforeStart(state);
+    // 1. Lookup: unknown, disabled, not offered.
+    const lookupFailure = lookup(state, deps);
+    if (lookupFailure) return lookupFailure;
+    // 2. Parse and validate. 3. resolveInput, once.
+    const invalid = validate(state) ?? resolveInput(state);
+    if (invalid) return invalid;
+    // 4. PreToolUse hooks.
+    const blocked = await preToolUseHooks(state, deps);
+    if (blocked) return blocked;
+    // 5. Permission: rules and mode, the hook decision over them, forced asks.
+    const denied = await permission(state, deps);
+    if (denied) return denied;
+    // 6. Approval gate: the user's answer races the PermissionRequest hooks.
+    const refused = await approval(state, deps);
+    if (refused) return refused;
+    state.signal.throwIfAborted();
+    // 7. The timeout starts only now.
+    resolveTimeout(state, deps);
+    // 8. Snapshot before.
+    await snapshotBefore(state, deps);
+    // 9. The handler, in crash capture, under the deadline.
+    return await invokeHandler(state, deps);
+  } catch (error) {
+    if (state.signal.aborted) return cancelledBeforeStart(state);
+    // Only a bug in a stage gets here (stages turn expected failures into values).
+    deps.logger.error('tool.call.internal_error', { tool: state.toolName, callId: state.call.id, error: String(error) });
+    return { kind: 'execution', stage: 'handler', message: `tool ${state.toolName} crashed: ${error instanceof Error ? error.message : String(error)}`, errorClass: 'InternalError' };
+  }
+}
+
+function cancelledBeforeStart(state: CallState): StageFailure {
+  const message = state.entry?.def.cancellation?.userVisibleMessage ?? DEFAULT_CANCEL_MESSAGE;
+  return { kind: 'cancelled', stage: 'handler', message, errorClass: 'CancellationError' };
+}

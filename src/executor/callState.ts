@@ -1,0 +1,109 @@
+// What the stages of one call share: the executor's ports, the call's options, and its mutable state.
+import type { FileStateLedger, ResultBudget, ToolCall, ToolDisplay, ToolOutput } from './contract';
+import type { ToolDeadline } from './deadline';
+import type { CallFlags, ExecutorEvent } from './events';
+import type { ToolEntry, ToolRegistry } from './registry';
+import type { AdmissionGate } from './ports/admissionGate';
+import type { ApprovalClient } from './ports/approvalClient';
+import type { ArtifactStore } from './ports/artifactStore';
+import type { HookSource } from './ports/hooks';
+import type { Logger } from './ports/logger';
+import type { PermissionDecision, PermissionPolicy } from './ports/permissionPolicy';
+import type { Redactor } from './ports/redactor';
+import type { Span, Telemetry } from './ports/telemetry';
+import type { SnapshotSession, WorkspaceSnapshotter } from './ports/workspaceSnapshotter';
+import type { ArtifactRef, BudgetStrategy, DecidedBy, ErrorKind, FailureStage, PermissionRecord, WorkspaceChange } from './result';
+
+/** The executor's ports, fixed for its lifetime. */
+export interface ExecutorDeps {
+  readonly registry: ToolRegistry;
+  readonly sessionId: string;
+  readonly workspaceFolders: readonly string[];
+  readonly permissionPolicy: PermissionPolicy;
+  /** Absent: every ask is denied with `No permission client configured`. */
+  readonly approvalClient?: ApprovalClient;
+  readonly hooks: HookSource;
+  readonly snapshotter?: WorkspaceSnapshotter;
+  readonly redactor: Redactor;
+  readonly artifactStore?: ArtifactStore;
+  readonly telemetry: Telemetry;
+  readonly logger: Logger;
+  readonly admissionGate: AdmissionGate;
+  readonly files: FileStateLedger;
+  /** Timeout of tools that declare none. */
+  readonly defaultTimeoutMs: number;
+  /** Budget of tools that declare none. */
+  readonly defaultResultBudget: ResultBudget;
+  /** Denies an approval nobody answered in time; undefined waits for as long as the turn lasts. */
+  readonly approvalTimeoutMs?: number;
+  emit(event: ExecutorEvent): void;
+}
+
+/** Per-call options, from the batch. */
+export interface CallOptions {
+  /** The turn's signal: aborting it cancels the call. */
+  readonly signal?: AbortSignal;
+  /** The 0-based schedule group. */
+  readonly group?: number;
+  /** Tools offered to the model this turn; others are refused at lookup. Undefined: all enabled tools. */
+  readonly offeredTools?: ReadonlySet<string>;
+}
+
+/** A failure that ends the pipeline early; turned into a result at one edge (`finish.ts`). */
+export interface StageFailure {
+  readonly kind: ErrorKind;
+  readonly stage: FailureStage;
+  /** The model-facing message (before redaction and hook context). */
+  readonly message: string;
+  readonly errorClass: string;
+  /** Wrap in `<tool_use_error>` (validation and tool-reported failures). */
+  readonly wrap?: boolean;
+}
+
+/** Mutable state of one call as it moves through the stages. */
+export class CallState {
+  readonly startedAt = performance.now();
+  entry: ToolEntry | undefined;
+  /** Parsed, then validated, then resolved input: the same bytes for everyone after stage 3. */
+  input: unknown;
+  flags: CallFlags | undefined;
+  preToolUse: { decision?: 'allow' | 'deny' | 'ask'; hook?: string; reason?: string } = {};
+  permissionDecision: PermissionDecision | undefined;
+  permission: PermissionRecord = { outcome: 'none' };
+  permissionWaitMs = 0;
+  hookContext: string[] = [];
+  timeoutMs: number | undefined;
+  deadline: ToolDeadline | undefined;
+  snapshot: SnapshotSession | undefined;
+  changes: readonly WorkspaceChange[] = [];
+  output: ToolOutput | undefined;
+  /** Set once the handler was started: failures then run PostToolUseFailure hooks. */
+  handlerStarted = false;
+  failure: StageFailure | undefined;
+  modelContent = '';
+  text = '';
+  truncated = false;
+  strategy: BudgetStrategy = 'inline';
+  originalBytes = 0;
+  artifact: ArtifactRef | undefined;
+  display: ToolDisplay | undefined;
+
+  constructor(
+    readonly call: ToolCall,
+    readonly options: CallOptions,
+    /** Aborted with the turn; the handler's own controller hangs below it. */
+    readonly signal: AbortSignal,
+    readonly span: Span,
+  ) {
+    this.input = call.input;
+  }
+
+  get toolName(): string {
+    return this.call.name;
+  }
+
+  /** Records a permission outcome for the span and the result. */
+  decide(outcome: PermissionRecord['outcome'], by: DecidedBy, detail?: string): void {
+    this.permission = detail === undefined ? { outcome, by } : { outcome, by, detail };
+  }
+}

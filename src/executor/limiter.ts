@@ -1,0 +1,64 @@
+// A FIFO semaphore whose waiters can be aborted; used for group concurrency and the admission gate.
+import type { AdmissionGate } from './ports/admissionGate';
+
+/** Resolves `acquire` in arrival order once fewer than `slots` holders remain. */
+export class Semaphore implements AdmissionGate {
+  private active = 0;
+  private readonly waiters: Array<{ grant: () => void }> = [];
+
+  constructor(private readonly slots: number) {
+    if (!(slots >= 1)) {
+      throw new RangeError(`Semaphore needs at least one slot, got ${slots}`);
+    }
+  }
+
+  get running(): number {
+    return this.active;
+  }
+
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  acquire(signal?: AbortSignal): Promise<() => void> {
+    signal?.throwIfAborted();
+    if (this.active < this.slots) {
+      this.active++;
+      return Promise.resolve(this.releaser());
+    }
+    return new Promise<() => void>((resolve, reject) => {
+      const waiter = {
+        grant: () => {
+          signal?.removeEventListener('abort', onAbort);
+          this.active++;
+          resolve(this.releaser());
+        },
+      };
+      const onAbort = () => {
+        const index = this.waiters.indexOf(waiter);
+        if (index >= 0) this.waiters.splice(index, 1);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active--;
+      this.waiters.shift()?.grant();
+    };
+  }
+}
+
+/** A gate that admits everything at once: the default when the host sets no model concurrency. */
+export const openAdmissionGate: AdmissionGate = {
+  acquire(signal?: AbortSignal) {
+    signal?.throwIfAborted();
+    return Promise.resolve(() => {});
+  },
+};

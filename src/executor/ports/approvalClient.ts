@@ -1,0 +1,24 @@
+// Port: whoever answers an approval — a modal dialog in VS Code, a flag or a TTY prompt in the CLI.
+import type { ApprovalPreview } from '../contract';
+
+export interface ApprovalRequest {
+  readonly callId: string;
+  readonly toolName: string;
+  /** The resolved input, exactly what will run. */
+  readonly input: unknown;
+  /** Why approval is needed (mode, rule, sensitive path, ...). */
+  readonly reason: string;
+  readonly preview?: ApprovalPreview;
+  /** Whether "allow for this session" may be offered. */
+  readonly sessionAllowed: boolean;
+}
+
+export type ApprovalAnswer =
+  | { readonly kind: 'allowOnce' }
+  | { readonly kind: 'allowSession' }
+  | { readonly kind: 'deny'; readonly reason?: string };
+
+export interface ApprovalClient {
+  /** Resolves with the user's answer; rejects with an abort error when `signal` aborts (the race was lost). */
+  requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+}

@@ -1,0 +1,30 @@
+// Port: the rules-and-mode decision of spec §3.5, before hooks and approval are laid over it.
+import type { ToolDefinition } from '../contract';
+import type { DecidedBy } from '../result';
+
+export type PermissionBehavior = 'allow' | 'ask' | 'deny';
+
+export interface PermissionRequest {
+  readonly tool: ToolDefinition;
+  /** The resolved input: the same bytes the hooks, the approval preview and the handler see. */
+  readonly input: unknown;
+  readonly callId: string;
+  readonly workspaceFolders: readonly string[];
+}
+
+export interface PermissionDecision {
+  readonly behavior: PermissionBehavior;
+  readonly by: DecidedBy;
+  /** Shown to the model on deny, to the user on ask. */
+  readonly reason: string;
+  /** The rule that matched, if any (e.g. `Bash(npm test:*)`). */
+  readonly rule?: string;
+  /** This ask can never be removed by a hook, a rule or the tool (spec §3.5: `alwaysAsk`, agent-memory files). */
+  readonly forced?: boolean;
+}
+
+export interface PermissionPolicy {
+  evaluate(request: PermissionRequest, signal: AbortSignal): PermissionDecision | Promise<PermissionDecision>;
+  /** An "allow for this session" answer: later calls of this tool with this input's pattern are allowed. */
+  rememberSessionApproval?(request: PermissionRequest): void;
+}

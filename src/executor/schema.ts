@@ -1,0 +1,90 @@
+// Input schemas: zod as declared, or JSON Schema (MCP and other extensions' tools) converted to zod,
+// and validation messages a model can act on (spec §3.2).
+import { z } from 'zod';
+import type { JsonSchema, ToolDefinition } from './contract';
+
+export interface CompiledSchema {
+  /** Validates the model's input. */
+  readonly validator: z.ZodType;
+  /** The JSON Schema offered to the model: from the same zod schema, or the tool's own JSON Schema. */
+  readonly jsonSchema: JsonSchema;
+}
+
+/** Builds the validator and the offered JSON Schema of a tool. Throws for a definition with neither. */
+export function compileSchema(def: ToolDefinition): CompiledSchema {
+  if (def.inputSchema) {
+    return { validator: def.inputSchema, jsonSchema: zodToJsonSchema(def.inputSchema) };
+  }
+  if (def.jsonSchema) {
+    return { validator: z.fromJSONSchema(def.jsonSchema as Parameters<typeof z.fromJSONSchema>[0]), jsonSchema: def.jsonSchema };
+  }
+  throw new TypeError(`tool ${def.name} declares neither inputSchema nor jsonSchema`);
+}
+
+function zodToJsonSchema(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _ignored, ...rest } = json;
+  return rest;
+}
+
+export type ParseResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+
+/**
+ * Turns the model's input into a value: objects pass through, strings are parsed as JSON.
+ * Broken JSON is reported, never repaired.
+ */
+export function parseRawInput(toolName: string, raw: unknown): ParseResult {
+  if (typeof raw !== 'string') {
+    return { ok: true, value: raw ?? {} };
+  }
+  if (raw.trim() === '') {
+    return { ok: true, value: {} };
+  }
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return { ok: false, message: `tool ${toolName}: invalid input: arguments are not valid JSON (${detail})` };
+  }
+}
+
+/** Validates with the tool's schema; the message names the tool and each failing field. */
+export function validateInput(toolName: string, schema: z.ZodType, value: unknown): ParseResult {
+  const result = schema.safeParse(value);
+  if (result.success) {
+    return { ok: true, value: result.data };
+  }
+  const parts = result.error.issues.map((issue) => describeIssue(issue, value));
+  return { ok: false, message: `tool ${toolName}: invalid input: ${[...new Set(parts)].join('; ')}` };
+}
+
+function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
+  const path = formatPath(issue.path);
+  if (issue.code === 'invalid_type' && path && valueAt(input, issue.path) === undefined) {
+    return `missing required field ${path}`;
+  }
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((key) => (path ? `${path}.${key}` : key));
+    return `unknown field${keys.length > 1 ? 's' : ''} ${keys.join(', ')}`;
+  }
+  const message = issue.message.replace(/^Invalid input:\s*/, '').replace(/, received /, ', got ');
+  return path ? `field ${path}: ${message}` : `input: ${message}`;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let current: unknown = root;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}

@@ -1,0 +1,116 @@
+// Stage 9 (spec §3.9, §4): the handler, inside crash capture, under the pausable deadline, cancellable at once.
+import type { ToolContext, ToolOutput } from '../contract';
+import type { CallState, ExecutorDeps, StageFailure } from '../callState';
+import { ToolDeadline } from '../deadline';
+import { formatGoDuration } from '../duration';
+import { CancellationError, errorClassOf, projectErrorMessage, ToolTimeoutError } from '../errors';
+
+/** The result text of a cancelled call when the tool declares none. */
+export const DEFAULT_CANCEL_MESSAGE = 'The user cancelled this tool call before it finished.';
+
+type Settled = { readonly output: unknown } | { readonly error: unknown } | { readonly aborted: unknown };
+
+export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
+  const def = state.entry!.def;
+  const name = state.toolName;
+  const controller = new AbortController();
+  const onTurnAbort = () => controller.abort(state.signal.reason ?? new CancellationError());
+  state.signal.addEventListener('abort', onTurnAbort, { once: true });
+  const graceMs = def.timeout?.kind === 'none' ? 0 : Math.max(0, def.timeout?.cleanupGraceMs ?? 0);
+  const deadline = new ToolDeadline(state.timeoutMs, () => {
+    const reportedMs = (state.timeoutMs ?? 0) - graceMs;
+    controller.abort(new ToolTimeoutError(name, reportedMs, deadline.queuedMs, timeoutMessage(name, reportedMs)));
+  });
+  state.deadline = deadline;
+  const ctx = makeContext(state, deps, controller.signal, deadline);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<Settled>((resolve) => {
+    onAbort = () => resolve({ aborted: controller.signal.reason });
+    controller.signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    if (state.signal.aborted) onTurnAbort();
+    controller.signal.throwIfAborted();
+    deps.emit({ type: 'toolCallStarted', callId: state.call.id, name, input: state.input, flags: state.flags! });
+    state.handlerStarted = true;
+    deadline.start();
+    // `.then(ok, fail)` never rejects: a handler that rejects after the call ended is no unhandled rejection.
+    const settled = Promise.resolve()
+      .then(() => def.handler(state.input, ctx))
+      .then(
+        (output): Settled => ({ output }),
+        (error: unknown): Settled => ({ error }),
+      );
+    const outcome = await Promise.race([settled, aborted]);
+    if (controller.signal.aborted && !('aborted' in outcome)) {
+      return abortFailure(state, controller.signal.reason);
+    }
+    if ('aborted' in outcome) return abortFailure(state, outcome.aborted);
+    if ('error' in outcome) {
+      return { kind: 'execution', stage: 'handler', message: `tool ${name} crashed: ${projectErrorMessage(outcome.error)}`, errorClass: errorClassOf(outcome.error) };
+    }
+    return acceptOutput(state, outcome.output);
+  } catch (error) {
+    return abortFailure(state, error);
+  } finally {
+    deadline.dispose();
+    state.signal.removeEventListener('abort', onTurnAbort);
+    if (onAbort) controller.signal.removeEventListener('abort', onAbort);
+    // Let a still-running handler know the call is over.
+    if (!controller.signal.aborted) controller.abort(new CancellationError('tool call finished'));
+  }
+}
+
+/** W's wording, duration in Go style. */
+export function timeoutMessage(name: string, timeoutMs: number): string {
+  return (
+    `Tool '${name}' execution timed out after ${formatGoDuration(timeoutMs)}. The external service may be slow or unavailable. ` +
+    'Consider: retry later, use alternative approach, or skip this step.'
+  );
+}
+
+function abortFailure(state: CallState, reason: unknown): StageFailure {
+  if (reason instanceof ToolTimeoutError) {
+    return { kind: 'timeout', stage: 'handler', message: reason.message, errorClass: 'ToolTimeoutError' };
+  }
+  const message = state.entry?.def.cancellation?.userVisibleMessage ?? DEFAULT_CANCEL_MESSAGE;
+  return { kind: 'cancelled', stage: 'handler', message, errorClass: 'CancellationError' };
+}
+
+function acceptOutput(state: CallState, value: unknown): StageFailure | undefined {
+  const name = state.toolName;
+  if (value === null || typeof value !== 'object') {
+    return { kind: 'execution', stage: 'handler', message: `tool ${name} returned no result`, errorClass: 'NoResult' };
+  }
+  const output = value as ToolOutput;
+  if (output.content !== undefined && output.content !== null && typeof output.content !== 'string') {
+    return { kind: 'execution', stage: 'handler', message: `tool ${name} returned a result whose content is not text`, errorClass: 'InvalidResult' };
+  }
+  state.output = { ...output, content: output.content ?? '' };
+  return undefined;
+}
+
+function makeContext(state: CallState, deps: ExecutorDeps, signal: AbortSignal, deadline: ToolDeadline): ToolContext {
+  return {
+    callId: state.call.id,
+    toolName: state.toolName,
+    sessionId: deps.sessionId,
+    workDir: deps.workspaceFolders[0] ?? process.cwd(),
+    workspaceFolders: deps.workspaceFolders,
+    signal,
+    deadline,
+    files: deps.files,
+    progress: (report) => {
+      const { message, percent } = typeof report === 'string' ? { message: report, percent: undefined } : report;
+      deps.emit({ type: 'toolCallProgress', callId: state.call.id, message: deps.redactor.redact(message), percent });
+    },
+    admitModelRequest: async (own?: AbortSignal) => {
+      deadline.pause();
+      try {
+        return await deps.admissionGate.acquire(own ? AbortSignal.any([own, signal]) : signal);
+      } finally {
+        deadline.resume();
+      }
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// Stage 5 (spec §3.5): rules and mode decide; the PreToolUse decision is laid over it; `alwaysAsk` stays.
+import type { CallState, ExecutorDeps, StageFailure } from '../callState';
+import type { PermissionDecision } from '../ports/permissionPolicy';
+
+export async function permission(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
+  const def = state.entry!.def;
+  let decision: PermissionDecision = await deps.permissionPolicy.evaluate(
+    { tool: def, input: state.input, callId: state.call.id, workspaceFolders: deps.workspaceFolders },
+    state.signal,
+  );
+  if (state.flags!.alwaysAsk && decision.behavior !== 'deny') {
+    decision = {
+      behavior: 'ask',
+      by: decision.behavior === 'ask' ? decision.by : 'tool',
+      reason: decision.behavior === 'ask' ? decision.reason : `${state.toolName} always asks for confirmation`,
+      rule: decision.rule,
+      forced: true,
+    };
+  }
+  const pre = state.preToolUse;
+  if (pre.decision === 'allow' && decision.behavior === 'ask' && !decision.forced) {
+    decision = { behavior: 'allow', by: 'hook', reason: pre.reason ?? `allowed by PreToolUse hook ${pre.hook}`, rule: pre.hook };
+  } else if (pre.decision === 'ask' && decision.behavior === 'allow') {
+    decision = { behavior: 'ask', by: 'hook', reason: pre.reason ?? `PreToolUse hook ${pre.hook} asks for confirmation`, rule: pre.hook };
+  }
+  state.permissionDecision = decision;
+  if (decision.behavior === 'deny') {
+    state.decide('denied', decision.by, decision.rule ?? decision.reason);
+    return {
+      kind: 'permission',
+      stage: 'permission',
+      message: `Permission to use ${state.toolName} was denied: ${decision.reason}`,
+      errorClass: 'PermissionDenied',
+    };
+  }
+  if (decision.behavior === 'allow') {
+    state.decide('none', decision.by, decision.rule);
+  }
+  return undefined;
+}

@@ -1,0 +1,22 @@
+// Stage 13 (spec §3.13): PostToolUse, or PostToolUseFailure (`is_interrupt` on cancels), and the hook context.
+import type { CallState, ExecutorDeps } from '../callState';
+import { runHookChain } from '../hookChain';
+import { hookInput } from './hookInput';
+
+const NO_DECISIONS: ReadonlySet<string> = new Set();
+
+export async function postToolUseHooks(state: CallState, deps: ExecutorDeps): Promise<void> {
+  if (state.handlerStarted) {
+    const failed = state.failure !== undefined || state.output?.isError === true;
+    const input = failed
+      ? hookInput(state, deps, 'PostToolUseFailure', { error: state.text, is_interrupt: state.failure?.kind === 'cancelled' })
+      : hookInput(state, deps, 'PostToolUse', { tool_response: state.modelContent });
+    // Not cancellable by the turn: the call already happened and its hooks must hear of it.
+    const result = await runHookChain(deps.hooks, input, { stopAtDecision: false, allowedDecisions: NO_DECISIONS, logger: deps.logger }, new AbortController().signal);
+    state.hookContext.push(...result.additionalContext);
+  }
+  if (state.hookContext.length > 0) {
+    const entries = state.hookContext.map((context, index) => `${index + 1}. ${deps.redactor.redact(context)}`);
+    state.modelContent = `${state.modelContent}\n\n[Hook additional context]\n${entries.join('\n')}`;
+  }
+}

@@ -1,0 +1,28 @@
+// Stage 11 (spec §3.11, §6): secrets are masked once, before the result forks to model, UI, artifact and logs.
+import type { ToolDisplay } from '../contract';
+import type { CallState, ExecutorDeps } from '../callState';
+
+/** Produces the redacted UI text of the call: its output, or its failure message. */
+export function redact(state: CallState, deps: ExecutorDeps): void {
+  const r = deps.redactor;
+  if (state.failure) {
+    state.failure = { ...state.failure, message: r.redact(state.failure.message) };
+    state.text = state.failure.message;
+    return;
+  }
+  const output = state.output!;
+  const def = state.entry!.def;
+  const raw = def.formatModelContent ? def.formatModelContent(output) : output.content;
+  state.text = r.redact(raw);
+}
+
+/** Redacts every string of a display. */
+export function redactDisplay(display: ToolDisplay, deps: ExecutorDeps): ToolDisplay {
+  const r = (text: string) => deps.redactor.redact(text);
+  switch (display.kind) {
+    case 'file_diff':
+      return { ...display, path: r(display.path), before: r(display.before), after: r(display.after), diff: r(display.diff) };
+    case 'bash_output':
+      return { ...display, output: r(display.output) };
+  }
+}

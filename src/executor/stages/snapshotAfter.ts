@@ -1,0 +1,22 @@
+// Stage 10 (spec §3.10, §5): the after-snapshot; not cancellable, also after errors, timeouts and cancels.
+import type { CallState, ExecutorDeps } from '../callState';
+import { projectErrorMessage } from '../errors';
+
+export async function snapshotAfter(state: CallState, deps: ExecutorDeps): Promise<void> {
+  const snapshot = state.snapshot;
+  if (!snapshot) return;
+  state.snapshot = undefined;
+  try {
+    state.changes = await snapshot.finish();
+  } catch (error) {
+    deps.logger.warn('tool.snapshot.failed', { tool: state.toolName, callId: state.call.id, phase: 'after', error: projectErrorMessage(error) });
+    return;
+  }
+  // What the model is told changed becomes the read-before-write baseline (W).
+  for (const change of state.changes) {
+    if (change.kind === 'deleted') deps.files.forget(change.absolutePath);
+    else if (deps.files.get(change.absolutePath) && change.mtimeAfterMs !== undefined && change.sizeAfter !== undefined) {
+      deps.files.record(change.absolutePath, { mtimeMs: change.mtimeAfterMs, size: change.sizeAfter });
+    }
+  }
+}

@@ -1,0 +1,71 @@
+// Text helpers that never split a UTF-8 character or a surrogate pair, and human-readable sizes.
+
+const encoder = new TextEncoder();
+
+export function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/** The longest prefix of `text` within `maxBytes` UTF-8 bytes, never splitting a code point. */
+export function headWithinBytes(text: string, maxBytes: number): string {
+  if (maxBytes <= 0) return '';
+  if (text.length * 3 <= maxBytes || utf8Bytes(text) <= maxBytes) return text;
+  const { read } = encoder.encodeInto(text, new Uint8Array(maxBytes));
+  return text.slice(0, read ?? 0);
+}
+
+/** The longest suffix of `text` within `maxBytes` UTF-8 bytes, never splitting a code point. */
+export function tailWithinBytes(text: string, maxBytes: number): string {
+  if (maxBytes <= 0) return '';
+  let start = Math.max(0, text.length - maxBytes);
+  let tail = text.slice(start);
+  let excess = utf8Bytes(tail) - maxBytes;
+  while (excess > 0) {
+    const { read } = encoder.encodeInto(tail, new Uint8Array(excess));
+    const drop = Math.max(1, read ?? 0);
+    start += drop;
+    tail = text.slice(start);
+    excess = utf8Bytes(tail) - maxBytes;
+  }
+  if (isLowSurrogate(text.charCodeAt(start)) && start > 0) {
+    tail = text.slice(start + 1);
+  }
+  return tail;
+}
+
+/** A prefix of at most `maxChars` UTF-16 units that does not end inside a surrogate pair. */
+export function headWithinChars(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  let end = Math.max(0, maxChars);
+  if (end > 0 && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+  return text.slice(0, end);
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+const SIZE_UNITS = ['KB', 'MB', 'GB', 'TB'];
+
+/** `8 B`, `1.5 KB`, `58.6 KB`, `1.0 GB` (1024-based, one decimal). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${SIZE_UNITS[unit]}`;
+}
+
+/** Number of lines as an editor counts them (a trailing newline opens an empty last line). */
+export function countLines(text: string): number {
+  let lines = 1;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines++;
+  return lines;
+}
