@@ -126,6 +126,8 @@ export interface ToolContext {
    */
   admitModelRequest(signal?: AbortSignal): Promise<() => void>;
   readonly files: FileStateLedger;
+  /** Resolves `executor-artifact://` URIs to files, so a persisted result can be read back. */
+  readonly artifacts?: { resolve(uri: string): string | undefined };
 }
 
 /** Anything that validates input: a zod schema, or a JSON Schema converted to one. */

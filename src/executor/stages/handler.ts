@@ -100,6 +100,7 @@ function makeContext(state: CallState, deps: ExecutorDeps, signal: AbortSignal, 
     signal,
     deadline,
     files: deps.files,
+    artifacts: deps.artifactStore,
     progress: (report) => {
       const { message, percent } = typeof report === 'string' ? { message: report, percent: undefined } : report;
       deps.emit({ type: 'toolCallProgress', callId: state.call.id, message: deps.redactor.redact(message), percent });
