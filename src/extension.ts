@@ -1,11 +1,90 @@
-// Composition root: wires the executor's ports to VS Code adapters.
+// Composition root: wires the executor's ports to VS Code adapters, registers the commands and
+// content providers, and returns the extension's API.
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { ToolExecutor } from './executor/executor';
+import { ToolRegistry } from './executor/registry';
+import type { AgentToolExecutorApi } from './vscode/api';
+import { ArtifactOpener } from './vscode/artifactLinks';
+import { ARTIFACT_SCHEME, StorageArtifactStore } from './vscode/artifactStore';
+import { ModalApprovalClient } from './vscode/approvalDialog';
+import { DiffEditorOpener, SNAPSHOT_SCHEME, SnapshotContentProvider } from './vscode/diffEditor';
+import { OutputChannelLogger } from './vscode/logChannel';
+import { OPEN_ARTIFACT_COMMAND, RESULTS_SCHEME, ResultsDocuments } from './vscode/resultsDocument';
+import { RUN_TOOL_CALLS_COMMAND, RunToolCallsCommand } from './vscode/runToolCallsCommand';
 
-export function activate(context: vscode.ExtensionContext): void {
-  const log = vscode.window.createOutputChannel('Agent Tool Executor', { log: true });
-  context.subscriptions.push(log);
-  context.subscriptions.push(vscode.commands.registerCommand('agentToolExecutor.showLog', () => log.show()));
-  log.info('Agent Tool Executor activated');
+const CONFIG_SECTION = 'agentToolExecutor';
+
+let endSession: (() => Promise<void>) | undefined;
+
+export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi {
+  const subscriptions = context.subscriptions;
+  const channel = vscode.window.createOutputChannel('Agent Tool Executor', { log: true });
+  subscriptions.push(channel);
+  const logger = new OutputChannelLogger(channel);
+  const sessionId = randomUUID();
+
+  // 1. Ports → adapters.
+  const storageRoot = context.storageUri ?? context.globalStorageUri;
+  const artifactStore = new StorageArtifactStore(storageRoot);
+  void artifactStore.sweepStaleSessions(sessionId).catch((error) => logger.warn('artifacts.sweep_failed', { error: String(error) }));
+  const approvalClient = new ModalApprovalClient();
+  // The executor keeps this array; it is updated in place when folders are added or removed.
+  const workspaceFolders: string[] = [];
+  const syncFolders = () => workspaceFolders.splice(0, workspaceFolders.length, ...(vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath));
+  syncFolders();
+  subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(syncFolders));
+
+  // 2. The executor.
+  const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
+  const registry = new ToolRegistry();
+  const executor = new ToolExecutor({
+    registry,
+    sessionId,
+    workspaceFolders,
+    approvalClient,
+    artifactStore,
+    logger,
+    maxConcurrency: config.get<number>('maxConcurrency'),
+    defaultTimeoutMs: config.get<number>('defaultTimeoutMs'),
+  });
+
+  // 3. What the user sees: diff editors, results, artifacts.
+  const snapshots = new SnapshotContentProvider();
+  const results = new ResultsDocuments();
+  const artifacts = new ArtifactOpener(artifactStore);
+  const runCommand = new RunToolCallsCommand(executor, new DiffEditorOpener(snapshots), results, () => workspaceFolders[0]);
+  subscriptions.push(
+    snapshots,
+    results,
+    vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, snapshots),
+    vscode.workspace.registerTextDocumentContentProvider(RESULTS_SCHEME, results),
+    vscode.workspace.registerTextDocumentContentProvider(ARTIFACT_SCHEME, artifacts),
+    vscode.languages.registerDocumentLinkProvider({ scheme: RESULTS_SCHEME }, results),
+    vscode.commands.registerCommand('agentToolExecutor.showLog', () => channel.show()),
+    vscode.commands.registerCommand(RUN_TOOL_CALLS_COMMAND, (calls?: unknown, options?: object) => runCommand.run(calls, options)),
+    vscode.commands.registerCommand(OPEN_ARTIFACT_COMMAND, (uri: string | vscode.Uri) => artifacts.open(uri)),
+  );
+
+  endSession = async () => {
+    await artifactStore.endSession(sessionId);
+    await executor.dispose();
+  };
+  logger.info('activated', { sessionId, storage: storageRoot.toString() });
+
+  const api: AgentToolExecutorApi = {
+    executor,
+    registry,
+    runToolCalls: (calls, options) => runCommand.run(calls, options),
+    openArtifact: (uri) => artifacts.open(uri),
+  };
+  if (context.extensionMode === vscode.ExtensionMode.Test) {
+    return { ...api, testing: { setApprovalResponder: (responder) => approvalClient.setResponder(responder), storageRoot } };
+  }
+  return api;
 }
 
-export function deactivate(): void {}
+export async function deactivate(): Promise<void> {
+  await endSession?.();
+  endSession = undefined;
+}

@@ -1,8 +1,7 @@
 /// <reference types="mocha" />
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-
-const EXTENSION_ID = 'agent-tool-executor.agent-tool-executor';
+import { EXTENSION_ID, extensionApi } from './helpers';
 
 suite('Activation', () => {
   test('the packaged extension is installed and activates', async () => {
@@ -14,6 +13,15 @@ suite('Activation', () => {
 
   test('its commands are registered', async () => {
     const commands = await vscode.commands.getCommands(true);
-    assert.ok(commands.includes('agentToolExecutor.showLog'));
+    for (const command of ['agentToolExecutor.runToolCalls', 'agentToolExecutor.openArtifact', 'agentToolExecutor.showLog']) {
+      assert.ok(commands.includes(command), `${command} is missing`);
+    }
+  });
+
+  test('its API exposes the executor, the registry and, in test mode only, the approval seam', async () => {
+    const api = await extensionApi();
+    assert.equal(typeof api.executor.executeBatch, 'function');
+    assert.equal(typeof api.registry.register, 'function');
+    assert.equal(typeof api.testing.setApprovalResponder, 'function');
   });
 });

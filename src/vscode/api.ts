@@ -1,0 +1,27 @@
+// The API `activate` returns: other extensions (and the integration suite) reach the executor here.
+import type * as vscode from 'vscode';
+import type { ToolExecutor } from '../executor/executor';
+import type { ToolRegistry } from '../executor/registry';
+import type { ToolCallResult } from '../executor/result';
+import type { ApprovalResponder } from './approvalDialog';
+import type { RunToolCallsOptions } from './runToolCallsCommand';
+
+export interface AgentToolExecutorApi {
+  readonly executor: ToolExecutor;
+  /** `registry.register(def)` adds a tool; call the returned function to remove it. */
+  readonly registry: ToolRegistry;
+  /** What the "Run Tool Calls" command does, with the calls as values. */
+  runToolCalls(calls: unknown, options?: RunToolCallsOptions): Promise<ToolCallResult[] | undefined>;
+  /** Opens an `executor-artifact://` link in an editor. */
+  openArtifact(uri: string | vscode.Uri): Promise<vscode.TextEditor | undefined>;
+  /** Present only in `ExtensionMode.Test`. */
+  readonly testing?: AgentToolExecutorTesting;
+}
+
+/** Seams for the extension's own tests; never present for users. */
+export interface AgentToolExecutorTesting {
+  /** Answers approvals instead of the modal dialog (which a test inside the host cannot click). */
+  setApprovalResponder(responder: ApprovalResponder | undefined): void;
+  /** The folder artifacts are written under (`context.storageUri` or global storage). */
+  readonly storageRoot: vscode.Uri;
+}

@@ -1,0 +1,81 @@
+// Adapter: the ApprovalClient port as VS Code's native modal dialog (spec §3.6).
+import * as vscode from 'vscode';
+import { escapeForDisplay } from '../executor/displayEscape';
+import { CancellationError } from '../executor/errors';
+import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../executor/ports/approvalClient';
+
+/** The dialog's buttons; VS Code adds Cancel itself, which (like Escape) denies. */
+export const ALLOW = 'Allow';
+export const ALLOW_SESSION = 'Allow for Session';
+export const DENY = 'Deny';
+
+/** A modal's detail is not scrollable; past this the input is cut (the full input is in the log). */
+const MAX_DETAIL_CHARS = 1500;
+
+/** Answers an approval request instead of the dialog; only the test seam installs one. */
+export type ApprovalResponder = (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;
+
+export class ModalApprovalClient implements ApprovalClient {
+  private responder: ApprovalResponder | undefined;
+
+  async requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    throwIfAborted(signal);
+    const responder = this.responder;
+    const answer = Promise.resolve(
+      responder
+        ? responder(request)
+        : vscode.window
+            .showWarningMessage(approvalMessage(request), { modal: true, detail: approvalDetail(request) }, ...buttons(request))
+            .then(toAnswer),
+    );
+    // A modal cannot be closed from code: when the race is lost the dialog stays, and its
+    // late answer is ignored.
+    return raceAbort(answer, signal);
+  }
+
+  /** Test seam (extension tests only): answer requests without showing the dialog. */
+  setResponder(responder: ApprovalResponder | undefined): void {
+    this.responder = responder;
+  }
+}
+
+export function approvalMessage(request: ApprovalRequest): string {
+  return request.preview?.title ?? `Allow ${request.toolName} to run?`;
+}
+
+export function approvalDetail(request: ApprovalRequest): string {
+  const body = request.preview?.detail ?? escapeForDisplay(JSON.stringify(request.input, null, 2) ?? '');
+  const text = `${request.reason}\n\n${body}`;
+  return text.length <= MAX_DETAIL_CHARS ? text : `${text.slice(0, MAX_DETAIL_CHARS)}\n… (${text.length - MAX_DETAIL_CHARS} more characters)`;
+}
+
+function buttons(request: ApprovalRequest): string[] {
+  return request.sessionAllowed ? [ALLOW, ALLOW_SESSION, DENY] : [ALLOW, DENY];
+}
+
+function toAnswer(choice: string | undefined): ApprovalAnswer {
+  switch (choice) {
+    case ALLOW:
+      return { kind: 'allowOnce' };
+    case ALLOW_SESSION:
+      return { kind: 'allowSession' };
+    case DENY:
+      return { kind: 'deny', reason: 'The user denied this tool call.' };
+    default:
+      return { kind: 'deny', reason: 'The user dismissed the approval dialog, so the tool call was denied.' };
+  }
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) {
+    throw signal.reason instanceof Error ? signal.reason : new CancellationError();
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new CancellationError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,59 @@
+// Shared by the tests that run inside the extension host.
+import * as vscode from 'vscode';
+import type { ToolDefinition } from '../../../src/executor/contract';
+import type { AgentToolExecutorApi, AgentToolExecutorTesting } from '../../../src/vscode/api';
+
+export const EXTENSION_ID = 'agent-tool-executor.agent-tool-executor';
+
+/** A workbench change (an editor opening) normally lands within milliseconds; this bounds a broken one. */
+const WAIT_LIMIT_MS = 10_000;
+const WAIT_STEP_MS = 25;
+
+export async function extensionApi(): Promise<AgentToolExecutorApi & { testing: AgentToolExecutorTesting }> {
+  const extension = vscode.extensions.getExtension<AgentToolExecutorApi>(EXTENSION_ID);
+  if (!extension) {
+    throw new Error(`${EXTENSION_ID} is not installed`);
+  }
+  const api = await extension.activate();
+  if (!api.testing) {
+    throw new Error('the test seam is missing: is the extension running in ExtensionMode.Test?');
+  }
+  return api as AgentToolExecutorApi & { testing: AgentToolExecutorTesting };
+}
+
+/** The workspace folder the runner opened (test/vscode/harness/workspace.ts wrote its files). */
+export function workspaceRoot(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) {
+    throw new Error('no workspace folder is open');
+  }
+  return folder.uri;
+}
+
+/** Registers a tool for one test; the returned function removes it. */
+export async function registerTool(definition: ToolDefinition): Promise<() => void> {
+  return (await extensionApi()).registry.register(definition);
+}
+
+/** Waits until `probe` returns a value, up to a generous limit; the value is what the test asserts on. */
+export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) {
+      return value;
+    }
+    if (Date.now() - started > WAIT_LIMIT_MS) {
+      throw new Error(`gave up waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
+  }
+}
+
+export async function readText(uri: vscode.Uri): Promise<string> {
+  return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+}
+
+export async function closeAllEditors(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
