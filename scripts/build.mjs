@@ -2,6 +2,9 @@
 // Usage: node scripts/build.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
 
+import { readFileSync } from 'node:fs';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
@@ -19,7 +22,15 @@ const common = {
 
 const targets = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+    define: { TOOL_EXEC_VERSION: JSON.stringify(version) },
+    // Keep `import()` of --tools modules a real dynamic import (ES modules), not a require.
+    supported: { 'dynamic-import': true },
+  },
 ];
 
 if (watch) {

@@ -42,7 +42,7 @@ export async function runCall(call: ToolCall, deps: ExecutorDeps, options: CallO
 
 async function runStages(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
   try {
-    if (state.signal.aborted) return cancelledBeforeStart(state);
+    if (state.signal.aborted) return cancelledBeforeStart(state, deps);
     // 1. Lookup: unknown, disabled, not offered.
     const lookupFailure = lookup(state, deps);
     if (lookupFailure) return lookupFailure;
@@ -66,14 +66,15 @@ async function runStages(state: CallState, deps: ExecutorDeps): Promise<StageFai
     // 9. The handler, in crash capture, under the deadline.
     return await invokeHandler(state, deps);
   } catch (error) {
-    if (state.signal.aborted) return cancelledBeforeStart(state);
+    if (state.signal.aborted) return cancelledBeforeStart(state, deps);
     // Only a bug in a stage gets here (stages turn expected failures into values).
     deps.logger.error('tool.call.internal_error', { tool: state.toolName, callId: state.call.id, error: String(error) });
     return { kind: 'execution', stage: 'handler', message: `tool ${state.toolName} crashed: ${error instanceof Error ? error.message : String(error)}`, errorClass: 'InternalError' };
   }
 }
 
-function cancelledBeforeStart(state: CallState): StageFailure {
-  const message = state.entry?.def.cancellation?.userVisibleMessage ?? DEFAULT_CANCEL_MESSAGE;
+function cancelledBeforeStart(state: CallState, deps: ExecutorDeps): StageFailure {
+  const def = state.entry?.def ?? deps.registry.get(state.toolName)?.def;
+  const message = def?.cancellation?.userVisibleMessage ?? DEFAULT_CANCEL_MESSAGE;
   return { kind: 'cancelled', stage: 'handler', message, errorClass: 'CancellationError' };
 }

@@ -12,13 +12,20 @@ export interface CompiledSchema {
 
 /** Builds the validator and the offered JSON Schema of a tool. Throws for a definition with neither. */
 export function compileSchema(def: ToolDefinition): CompiledSchema {
-  if (def.inputSchema) {
+  if (def.inputSchema && isZodSchema(def.inputSchema)) {
     return { validator: def.inputSchema, jsonSchema: zodToJsonSchema(def.inputSchema) };
   }
-  if (def.jsonSchema) {
-    return { validator: z.fromJSONSchema(def.jsonSchema as Parameters<typeof z.fromJSONSchema>[0]), jsonSchema: def.jsonSchema };
+  // Tools loaded from plain modules may put a JSON Schema in `inputSchema`.
+  const json = def.jsonSchema ?? (def.inputSchema as unknown as JsonSchema | undefined);
+  if (json && typeof json === 'object') {
+    return { validator: z.fromJSONSchema(json as Parameters<typeof z.fromJSONSchema>[0]), jsonSchema: json };
   }
   throw new TypeError(`tool ${def.name} declares neither inputSchema nor jsonSchema`);
+}
+
+/** A zod schema, possibly from another copy of zod (a tool module's own dependency). */
+export function isZodSchema(value: unknown): value is z.ZodType {
+  return value !== null && typeof value === 'object' && typeof (value as { safeParse?: unknown }).safeParse === 'function';
 }
 
 function zodToJsonSchema(schema: z.ZodType): JsonSchema {

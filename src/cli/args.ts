@@ -1,0 +1,107 @@
+// Command-line parsing for `tool-exec run`, with errors that name the problem (exit 2).
+import { parseArgs } from 'node:util';
+import { PERMISSION_MODES, type PermissionMode } from '../executor/modePolicy';
+
+export const USAGE = `Usage: tool-exec run [--workspace DIR] [--tools MODULE]... [--concurrency N] [--max-result-bytes N]
+                     [--timeout-ms N] [--approve allow|deny] [--mode default|acceptEdits|plan|bypass]
+                     [--artifacts DIR] [--json] CALLS.json|-
+
+Runs a batch of tool calls through the executor and prints one result per call, in call order.
+CALLS is a JSON array of {"id": string, "name": string, "input": object | string}; '-' reads stdin.
+
+  --workspace DIR        workspace folder (default: the current directory)
+  --tools MODULE         ES module whose default export is an array of tool definitions (repeatable)
+  --concurrency N        handlers of one parallel group running at once (default 5)
+  --max-result-bytes N   default result budget for tools that declare none (default 262144)
+  --timeout-ms N         timeout for tools that declare none (default 300000)
+  --approve allow|deny   answer every approval (default: ask on a TTY, deny otherwise)
+  --mode MODE            permission mode (default: default)
+  --artifacts DIR        where large results are saved (default: <tmp>/tool-exec/artifacts)
+  --json                 one JSON object per call per line, then a summary line
+  -h, --help             this text
+  --version              the version`;
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export interface RunArgs {
+  readonly workspace: string;
+  readonly tools: readonly string[];
+  readonly concurrency?: number;
+  readonly maxResultBytes?: number;
+  readonly timeoutMs?: number;
+  readonly approve?: 'allow' | 'deny';
+  readonly mode: PermissionMode;
+  readonly artifacts?: string;
+  readonly json: boolean;
+  readonly calls: string;
+}
+
+export type Command = { readonly kind: 'help' } | { readonly kind: 'version' } | { readonly kind: 'run'; readonly args: RunArgs };
+
+export function parseCommand(argv: readonly string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        workspace: { type: 'string' },
+        tools: { type: 'string', multiple: true },
+        concurrency: { type: 'string' },
+        'max-result-bytes': { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        approve: { type: 'string' },
+        mode: { type: 'string' },
+        artifacts: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  const [command, ...rest] = positionals;
+  if (command === undefined) throw new UsageError('missing command: expected `run`');
+  if (command !== 'run') throw new UsageError(`unknown command '${command}': expected \`run\``);
+  if (rest.length === 0) throw new UsageError('missing CALLS: give a JSON file or - for stdin');
+  if (rest.length > 1) throw new UsageError(`expected one CALLS argument, got ${rest.length}: ${rest.join(' ')}`);
+  const approve = values.approve;
+  if (approve !== undefined && approve !== 'allow' && approve !== 'deny') {
+    throw new UsageError(`--approve must be allow or deny, got '${approve}'`);
+  }
+  const mode = values.mode ?? 'default';
+  if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`--mode must be one of ${PERMISSION_MODES.join(', ')}, got '${mode}'`);
+  }
+  return {
+    kind: 'run',
+    args: {
+      workspace: values.workspace ?? process.cwd(),
+      tools: values.tools ?? [],
+      concurrency: positiveInt('--concurrency', values.concurrency),
+      maxResultBytes: positiveInt('--max-result-bytes', values['max-result-bytes']),
+      timeoutMs: positiveInt('--timeout-ms', values['timeout-ms']),
+      approve,
+      mode: mode as PermissionMode,
+      artifacts: values.artifacts,
+      json: values.json ?? false,
+      calls: rest[0]!,
+    },
+  };
+}
+
+function positiveInt(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number < 1) {
+    throw new UsageError(`${flag} must be a positive whole number, got '${value}'`);
+  }
+  return number;
+}

@@ -1,0 +1,50 @@
+// Printing results: one JSON line per call (`--json`) or a readable listing, then a summary.
+import type { ToolCallResult } from '../executor/result';
+
+export interface BatchSummary {
+  readonly calls: number;
+  readonly errors: number;
+  readonly groups: number;
+  readonly wallMs: number;
+}
+
+/** The CLI's JSON contract for one call; `content` is exactly what the model receives. */
+export function jsonLine(result: ToolCallResult): string {
+  return JSON.stringify({
+    id: result.callId,
+    name: result.name,
+    group: result.group ?? 0,
+    isError: result.isError,
+    errorKind: result.errorKind,
+    content: result.modelContent,
+    truncated: result.truncated,
+    originalBytes: result.originalBytes,
+    artifactPath: result.artifact?.path ?? null,
+    display: result.display ?? null,
+    timing: {
+      totalMs: result.timing.totalMs,
+      permissionWaitMs: result.timing.permissionWaitMs,
+      queuedMs: result.timing.queuedMs,
+    },
+  });
+}
+
+export function summaryLine(summary: BatchSummary): string {
+  return JSON.stringify({ summary });
+}
+
+/** A listing for people: `[1] name  ok` or `[2] name  error (invocation)`, the content indented. */
+export function humanResult(result: ToolCallResult, position: number): string {
+  const status = result.isError ? `error (${result.errorKind})` : 'ok';
+  const where = result.artifact ? `\n    saved: ${result.artifact.path}` : '';
+  const body = result.modelContent
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
+  return `[${position}] ${result.name} ${result.callId}  group ${result.group ?? 0}  ${status}  ${result.timing.totalMs} ms${where}\n${body}`;
+}
+
+export function humanSummary(summary: BatchSummary): string {
+  const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+  return `${plural(summary.calls, 'call')}, ${plural(summary.errors, 'error')}, ${plural(summary.groups, 'group')}, ${summary.wallMs} ms`;
+}
