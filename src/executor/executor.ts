@@ -6,6 +6,7 @@ import type { ExecutorDeps } from './callState';
 import { runCall } from './callRunner';
 import type { FileStateLedger, ToolCall } from './contract';
 import { DEFAULT_MAX_MODEL_BYTES } from './budget';
+import { canDispatchEarly } from './earlyDispatch';
 import { EventEmitter, type ExecutorEvent, type ExecutorEventListener } from './events';
 import { InMemoryFileLedger } from './fileLedger';
 import { combineHookSources, HookRegistry } from './hookChain';
@@ -125,6 +126,11 @@ export class ToolExecutor {
   /** Runs a precomputed schedule group by group, emitting group start/end events. */
   executeSchedule(groups: readonly ScheduleGroup[], options: BatchOptions = {}): Promise<ToolCallResult[]> {
     return runSchedule(groups, this.deps, options.maxConcurrency ?? this.maxConcurrency, options);
+  }
+
+  /** Whether a call may start while the model is still streaming (spec §2 early dispatch). */
+  canDispatchEarly(call: ToolCall, signal: AbortSignal = new AbortController().signal): Promise<boolean> {
+    return canDispatchEarly(call, this.deps, signal);
   }
 
   /** Tracks a background task this turn did not start (e.g. a resumed workflow run). */
