@@ -12,6 +12,7 @@ import type { PermissionDecision, PermissionPolicy } from './ports/permissionPol
 import type { Redactor } from './ports/redactor';
 import type { Span, Telemetry } from './ports/telemetry';
 import type { SnapshotSession, WorkspaceSnapshotter } from './ports/workspaceSnapshotter';
+import type { OutputCollector } from './results/outputStream';
 import type { ArtifactRef, BudgetStrategy, DecidedBy, ErrorKind, FailureStage, PermissionRecord, WorkspaceChange } from './result';
 
 /** The executor's ports, fixed for its lifetime. */
@@ -77,6 +78,8 @@ export class CallState {
   snapshot: SnapshotSession | undefined;
   changes: readonly WorkspaceChange[] = [];
   output: ToolOutput | undefined;
+  /** The handler's streamed output, when it opened a stream (`ctx.openOutputStream`). */
+  outputStream: OutputCollector | undefined;
   /** Set once the handler was started: failures then run PostToolUseFailure hooks. */
   handlerStarted = false;
   failure: StageFailure | undefined;

@@ -107,6 +107,48 @@ export interface FileStateLedger {
   forget(absolutePath: string): void;
 }
 
+/** What `ctx.openOutputStream()` is told. */
+export interface OutputStreamOptions {
+  /**
+   * Build a `bash_output` display from the stream when the result was truncated or persisted
+   * (spec §9). The exit code and signal come from `close(...)`.
+   */
+  readonly display?: 'bash_output';
+}
+
+/** How a streaming producer ended, for the `bash_output` display. */
+export interface OutputStreamEnd {
+  readonly exitCode?: number | null;
+  readonly signal?: string | null;
+}
+
+/**
+ * Streaming output of a handler (issue 5), in constant memory: the executor keeps only a head,
+ * a tail ring buffer and counts, and writes the redacted full stream to an artifact as it arrives,
+ * so a command printing 1 GiB never holds it in memory.
+ *
+ * Contract:
+ * - When a handler opened a stream, the result text is the streamed output followed by
+ *   `ToolOutput.content` on a new line when that is non-empty (Bash returns e.g. `Exit code: 2`
+ *   there). `formatModelContent` applies to `content` alone.
+ * - The text is redacted as a stream: a secret split across two chunks is still caught.
+ * - Budgets (spec §7) apply to the whole streamed text exactly as to inline content.
+ * - Only one stream per call: a second `openOutputStream()` returns the same stream.
+ */
+export interface ToolOutputStream {
+  /**
+   * Appends a chunk. Bytes are decoded as UTF-8; a character split across chunks stays whole.
+   * Resolves when the chunk is accepted: await it for backpressure (e.g.
+   * `for await (const chunk of child.stdout) await stream.write(chunk)`). Never rejects; writes
+   * after `close` or after the call ended are dropped.
+   */
+  write(chunk: string | Uint8Array): Promise<void>;
+  /** Ends the stream (optional: the executor closes it when the handler returns). */
+  close(end?: OutputStreamEnd): void;
+  /** Bytes written so far, before redaction. */
+  readonly bytesWritten: number;
+}
+
 /** Everything a handler gets besides its input. */
 export interface ToolContext {
   readonly callId: string;
@@ -128,6 +170,11 @@ export interface ToolContext {
   readonly files: FileStateLedger;
   /** Resolves `executor-artifact://` URIs to files, so a persisted result can be read back. */
   readonly artifacts?: { resolve(uri: string): string | undefined };
+  /**
+   * Opens the call's output stream (see `ToolOutputStream`): for producers whose output may be
+   * large (the Bash tool), instead of returning it all in `content`.
+   */
+  openOutputStream(options?: OutputStreamOptions): ToolOutputStream;
 }
 
 /** Anything that validates input: a zod schema, or a JSON Schema converted to one. */

@@ -12,8 +12,20 @@ export interface ArtifactWrite {
   readonly extension?: string;
 }
 
+/** An artifact being written chunk by chunk (streamed tool output). */
+export interface ArtifactWriter {
+  /** Resolves when the chunk is handed to the file; rejects when the write failed. */
+  write(text: string): Promise<void>;
+  /** Flushes and closes the file. */
+  close(): Promise<ArtifactRef>;
+  /** Gives up: closes and deletes the partial file. Never rejects. */
+  abort(): Promise<void>;
+}
+
 export interface ArtifactStore {
   write(request: ArtifactWrite, signal?: AbortSignal): Promise<ArtifactRef>;
+  /** Opens an artifact for streamed, already redacted text. Absent: streamed output past the budget is truncated. */
+  openWriter?(request: Omit<ArtifactWrite, 'content'>, signal?: AbortSignal): Promise<ArtifactWriter>;
   /** Resolves an `executor-artifact://` URI to a path, or undefined when unknown. */
   resolve(uri: string): string | undefined;
   /** Ends a session: deletes its `temporary` artifacts. */

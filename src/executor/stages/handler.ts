@@ -3,6 +3,7 @@ import type { ToolContext, ToolOutput } from '../contract';
 import type { CallState, ExecutorDeps, StageFailure } from '../callState';
 import { ToolDeadline } from '../deadline';
 import { formatGoDuration } from '../duration';
+import { openOutputStream } from '../results/openOutputStream';
 import { CancellationError, errorClassOf, projectErrorMessage, ToolTimeoutError } from '../errors';
 
 /** The result text of a cancelled call when the tool declares none. */
@@ -101,6 +102,7 @@ function makeContext(state: CallState, deps: ExecutorDeps, signal: AbortSignal, 
     deadline,
     files: deps.files,
     artifacts: deps.artifactStore,
+    openOutputStream: (options) => openOutputStream(state, deps, options),
     progress: (report) => {
       const { message, percent } = typeof report === 'string' ? { message: report, percent: undefined } : report;
       deps.emit({ type: 'toolCallProgress', callId: state.call.id, message: deps.redactor.redact(message), percent });

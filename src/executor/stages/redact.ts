@@ -1,8 +1,9 @@
-// Stage 11 (spec §3.11, §6): secrets are masked once, before the result forks to model, UI, artifact and logs.
+// Stage 11 (spec §3.11, §6): secrets are masked once, before the result forks to model, UI,
+// artifact, session record and logs. Streamed output was already redacted as it arrived.
 import type { ToolDisplay } from '../contract';
 import type { CallState, ExecutorDeps } from '../callState';
 
-/** Produces the redacted UI text of the call: its output, or its failure message. */
+/** Produces the redacted UI text of the call: its output (a stream's trailer), or its failure message. */
 export function redact(state: CallState, deps: ExecutorDeps): void {
   const r = deps.redactor;
   if (state.failure) {

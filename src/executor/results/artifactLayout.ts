@@ -1,0 +1,48 @@
+// The artifact layout of spec §8, as pure functions every store shares (the Node store in the
+// CLI, the store on VS Code's storageUri): `artifacts/<session>/<callId>-tool-result-<uuid>.<ext>`,
+// public URI `executor-artifact://<session>/<artifactId>`.
+
+export const ARTIFACT_SCHEME = 'executor-artifact';
+/** The folder under the store's root that holds one folder per session. */
+export const ARTIFACTS_FOLDER = 'artifacts';
+
+/** Keeps session and call ids (model-chosen) from escaping their folder or upsetting a file system. */
+const UNSAFE_NAME_CHARS = /[^A-Za-z0-9_.-]/g;
+/** File systems cap a name at 255 bytes; the uuid and extension need about 60. */
+const MAX_NAME_PART_CHARS = 120;
+
+/** A name safe as one path segment: no separators, no leading dots, never empty. */
+export function safeName(name: string): string {
+  return name.replace(UNSAFE_NAME_CHARS, '_').replace(/^\.+/, '_').slice(0, MAX_NAME_PART_CHARS) || '_';
+}
+
+/** `<callId>-tool-result-<uuid>.<ext>`: the artifact id and the file name are the same. */
+export function artifactFileName(callId: string, uuid: string, extension = 'txt'): string {
+  return `${safeName(callId)}-tool-result-${safeName(uuid)}.${safeName(extension)}`;
+}
+
+/** Path segments below the store root: `['artifacts', <session>, <artifactId>]`. */
+export function artifactSegments(sessionId: string, artifactId: string): [string, string, string] {
+  return [ARTIFACTS_FOLDER, safeName(sessionId), safeName(artifactId)];
+}
+
+export function artifactUri(sessionId: string, artifactId: string): string {
+  return `${ARTIFACT_SCHEME}://${safeName(sessionId)}/${safeName(artifactId)}`;
+}
+
+/** The session and artifact id of an `executor-artifact://` URI, or undefined when it is not a safe one. */
+export function parseArtifactUri(uri: string): { sessionId: string; artifactId: string } | undefined {
+  const match = /^executor-artifact:\/\/([^/?#]+)\/([^/?#]+)$/.exec(uri.trim());
+  if (!match) return undefined;
+  const [, sessionId, artifactId] = match as unknown as [string, string, string];
+  let session: string;
+  let artifact: string;
+  try {
+    session = decodeURIComponent(sessionId);
+    artifact = decodeURIComponent(artifactId);
+  } catch {
+    return undefined;
+  }
+  if (session !== safeName(session) || artifact !== safeName(artifact)) return undefined;
+  return { sessionId: session, artifactId: artifact };
+}

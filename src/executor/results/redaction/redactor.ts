@@ -1,0 +1,133 @@
+// The redactor (spec §6): built-in secret formats, the values of secret-named environment
+// variables, and user patterns; each secret becomes `[REDACTED:<rule>]`. Streams hold back a
+// fixed window so a secret split across chunks is still caught.
+import type { RedactionStream, Redactor } from '../../ports/redactor';
+import { findSecrets, replaceSecrets } from './matches';
+import { BUILTIN_RULES, MAX_PEM_CHARS, OPEN_SECRET_START, type RedactionRule } from './rules';
+
+/** Values shorter than this are not treated as secrets, even under a secret-looking name (issue 5). */
+export const MIN_ENV_SECRET_CHARS = 8;
+/**
+ * A stream holds back at least this many chars, so no secret can straddle what it emitted and
+ * what is still to come: longer than every bounded pattern except PEM keys, which `OPEN_SECRET_START` covers.
+ */
+export const STREAM_HOLDBACK_CHARS = 8192;
+
+/** Names of environment variables whose values are secrets. */
+const SECRET_ENV_NAME =
+  /(SECRET|TOKEN|PASSW(?:OR)?D|(?:^|_)PASS(?:$|_)|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY|(?:^|_)KEY$|CREDENTIAL|(?:^|_)AUTH(?:$|_)|(?:^|_)PAT(?:$|_)|(?:^|_)DSN$|COOKIE|SESSION_?ID)/i;
+/** Secret-looking names that hold locations, not secrets. */
+const NOT_SECRET_ENV_NAME = /(?:_SOCK|_PATH|_FILE|_DIR|_HOST|_PORT|_URL_PATH)$/i;
+
+export interface UserPattern {
+  /** Shown as `[REDACTED:<name>]`; default `user-pattern`. */
+  readonly name?: string;
+  /** A regular expression source (or RegExp); matches are masked whole. */
+  readonly pattern: string | RegExp;
+}
+
+export interface RedactorOptions {
+  /** Environment whose secret-named values are masked (usually `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly patterns?: readonly (UserPattern | string)[];
+  /** @default true */
+  readonly builtinRules?: boolean;
+}
+
+/** True when an environment variable's value is masked wherever it appears. */
+export function isSecretEnvName(name: string): boolean {
+  return SECRET_ENV_NAME.test(name) && !NOT_SECRET_ENV_NAME.test(name);
+}
+
+/** Builds the redactor the host wires into the executor. Invalid user patterns throw (a configuration bug). */
+export function createRedactor(options: RedactorOptions = {}): Redactor {
+  const rules: RedactionRule[] = options.builtinRules === false ? [] : [...BUILTIN_RULES];
+  const envRule = environmentRule(options.env ?? {});
+  if (envRule) rules.unshift(envRule);
+  for (const user of options.patterns ?? []) rules.push(userRule(user));
+  const holdback = Math.max(STREAM_HOLDBACK_CHARS, longestEnvValue(options.env ?? {}) * 2);
+  return {
+    redact: (text) => (text.length === 0 ? text : replaceSecrets(text, findSecrets(text, rules))),
+    createStream: () => new HoldbackStream(rules, holdback),
+  };
+}
+
+function environmentRule(env: Readonly<Record<string, string | undefined>>): RedactionRule | undefined {
+  const values = Object.entries(env)
+    .filter(([name, value]) => value !== undefined && value.length >= MIN_ENV_SECRET_CHARS && isSecretEnvName(name))
+    .map(([, value]) => value!)
+    .sort((a, b) => b.length - a.length);
+  if (values.length === 0) return undefined;
+  return { name: 'env', pattern: new RegExp([...new Set(values)].map(escapeRegExp).join('|'), 'g') };
+}
+
+function longestEnvValue(env: Readonly<Record<string, string | undefined>>): number {
+  let longest = 0;
+  for (const [name, value] of Object.entries(env)) {
+    if (value && isSecretEnvName(name)) longest = Math.max(longest, value.length);
+  }
+  return longest;
+}
+
+function userRule(user: UserPattern | string): RedactionRule {
+  const spec = typeof user === 'string' ? { pattern: user } : user;
+  const source = spec.pattern instanceof RegExp ? spec.pattern.source : spec.pattern;
+  const flags = spec.pattern instanceof RegExp ? spec.pattern.flags.replace(/[gdy]/g, '') : '';
+  return { name: spec.name ?? 'user-pattern', pattern: new RegExp(source, `${flags}g`) };
+}
+
+const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY/;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Emits all but the last `holdback` chars of what it has, never cutting inside a match or after
+ * the start of a PEM key whose END has not arrived, nor inside a surrogate pair.
+ */
+class HoldbackStream implements RedactionStream {
+  private pending = '';
+
+  constructor(
+    private readonly rules: readonly RedactionRule[],
+    private readonly holdback: number,
+  ) {}
+
+  push(chunk: string): string {
+    this.pending += chunk;
+    if (this.pending.length <= this.holdback * 2) return '';
+    const text = this.pending;
+    const matches = findSecrets(text, this.rules);
+    let cut = text.length - this.holdback;
+    cut = Math.min(cut, openSecretStart(text, cut));
+    for (let index = matches.length - 1; index >= 0; index--) {
+      const match = matches[index]!;
+      if (match.start < cut && match.end > cut) cut = match.start;
+    }
+    if (cut > 0 && isHighSurrogate(text.charCodeAt(cut - 1))) cut--;
+    if (cut <= 0) return '';
+    this.pending = text.slice(cut);
+    return replaceSecrets(text, matches, 0, cut);
+  }
+
+  end(): string {
+    const text = this.pending;
+    this.pending = '';
+    return text.length === 0 ? '' : replaceSecrets(text, findSecrets(text, this.rules));
+  }
+}
+
+/** The start of a PEM header before `cut` whose END has not arrived yet (its body may still come). */
+function openSecretStart(text: string, cut: number): number {
+  OPEN_SECRET_START.lastIndex = Math.max(0, text.length - MAX_PEM_CHARS - 200);
+  for (let header = OPEN_SECRET_START.exec(text); header !== null; header = OPEN_SECRET_START.exec(text)) {
+    if (header.index >= cut) break;
+    if (!PEM_END.test(text.slice(header.index))) return header.index;
+  }
+  return cut;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
