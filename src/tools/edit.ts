@@ -1,0 +1,140 @@
+// Edit: replaces `old_string` with `new_string` in a file the model has read. Exact match first; a missing or
+// ambiguous match is an error that says what to do. Line endings, BOM and encoding are kept. `file_diff` display.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { z } from 'zod';
+import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
+import { headWithinChars } from '../executor/text';
+import { applyEdit, closestLines, findEdit, lineAt } from './editMatch';
+import { buildFileDiffDisplay } from './fileDiff';
+import { decodeText, encodeText } from './fileText';
+import { withFsErrors } from './fsErrors';
+import { displayPath, normalisePathField, resolveToolPath } from './paths';
+import { previewLines } from './preview';
+import { readBeforeWriteError, recordWritten } from './readBeforeWrite';
+import { fileNotFoundMessage } from './suggest';
+import type { FileChangeData } from './write';
+
+/** Lines of context around the edit in the result, so the model sees what it produced. */
+export const EDIT_SNIPPET_CONTEXT_LINES = 3;
+/** Line numbers listed when `old_string` matches several places. */
+export const EDIT_MAX_LISTED_MATCHES = 10;
+
+const inputSchema = z.object({
+  path: z.string().optional().describe('Absolute path, or relative to the workspace folder.'),
+  file_path: z.string().optional().describe('Alias of path.'),
+  old_string: z.string().describe('The exact text to replace, copied from the file (with its indentation).'),
+  new_string: z.string().describe('The text to put in its place.'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence (default: old_string must be unique).'),
+});
+export type EditInput = z.infer<typeof inputSchema>;
+
+export function createEditTool(): ToolDefinition<EditInput, FileChangeData> {
+  return {
+    name: 'Edit',
+    description:
+      'Replaces old_string with new_string in a file you have Read in this session. old_string must match exactly ' +
+      '(including indentation) and be unique, unless replace_all is true. An empty old_string creates a new file.',
+    inputSchema,
+    concurrentSafe: false,
+    sideEffectScope: 'workspace',
+    resolveInput: (input) => normalisePathField(input),
+    prepareApproval: (input) => ({
+      preview: {
+        title: `Edit ${input.path}${input.replace_all ? ' (every occurrence)' : ''}`,
+        detail: `${previewLines(input.old_string, '- ')}\n${previewLines(input.new_string, '+ ')}`,
+      },
+    }),
+    handler: (input, ctx) => editFile(input, ctx),
+    display: (output) => (output.data && !output.isError ? buildFileDiffDisplay(output.data.path, output.data.before, output.data.after) : undefined),
+  };
+}
+
+async function editFile(input: EditInput, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {
+  const resolved = resolveToolPath(input.path ?? input.file_path ?? '', ctx);
+  if (!resolved.ok) return failure(resolved.error);
+  if (resolved.fromArtifact) return failure('persisted results are read-only; edit a workspace file instead');
+  if (input.old_string === input.new_string) return failure('old_string and new_string are the same: there is nothing to change.');
+  const file = resolved.absolute;
+  return withFsErrors('edit', () => file, () => editResolved(file, input, ctx));
+}
+
+async function editResolved(file: string, input: EditInput, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {
+  const stats = await fs.stat(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (!stats) {
+    if (input.old_string !== '') return failure(await fileNotFoundMessage(file, ctx.workDir));
+    return createWithEdit(file, input.new_string, ctx);
+  }
+  if (stats.isDirectory()) return failure(`${file} is a directory; give a file path.`);
+  const stale = readBeforeWriteError(file, stats, ctx.files);
+  if (stale) return failure(stale);
+  const decoded = decodeText(await fs.readFile(file, { signal: ctx.signal }));
+  const before = decoded.text;
+  let after: string;
+  let replaced = 1;
+  let firstOffset = 0;
+  if (input.old_string === '') {
+    if (before !== '') return failure(`old_string is empty but ${file} is not: give the text to replace, or use Write to replace the whole file.`);
+    after = input.new_string;
+  } else {
+    const match = findEdit(before, input.old_string, input.new_string);
+    if (!match) return failure(notFoundMessage(file, before, input.old_string));
+    if (match.positions.length > 1 && !input.replace_all) return failure(notUniqueMessage(file, before, match.positions));
+    after = applyEdit(before, match, input.replace_all === true);
+    replaced = input.replace_all ? match.positions.length : 1;
+    firstOffset = match.positions[0]!;
+  }
+  ctx.signal.throwIfAborted();
+  await fs.writeFile(file, encodeText(after, decoded));
+  await recordWritten(file, ctx.files);
+  const shown = displayPath(file, ctx);
+  const snippet = snippetAround(after, lineAt(after, firstOffset), input.new_string);
+  return {
+    content: `Edited ${shown}: replaced ${replaced} occurrence${replaced === 1 ? '' : 's'}.\n${snippet}`,
+    data: { path: file, before, after, created: false },
+  };
+}
+
+async function createWithEdit(file: string, content: string, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {
+  ctx.signal.throwIfAborted();
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, content, { flag: 'wx' });
+  await recordWritten(file, ctx.files);
+  return { content: `Created ${displayPath(file, ctx)}.`, data: { path: file, before: '', after: content, created: true } };
+}
+
+function notFoundMessage(file: string, text: string, oldString: string): string {
+  const candidates = closestLines(text, oldString);
+  const hint = candidates.length > 0 ? `\nClosest lines in the file:\n${candidates.join('\n')}` : '';
+  return (
+    `old_string was not found in ${file}. It must match the file exactly, including whitespace, indentation and line breaks: ` +
+    `Read the file again and copy the text from it.${hint}`
+  );
+}
+
+function notUniqueMessage(file: string, text: string, positions: readonly number[]): string {
+  const lines = positions.slice(0, EDIT_MAX_LISTED_MATCHES).map((offset) => lineAt(text, offset));
+  const more = positions.length > EDIT_MAX_LISTED_MATCHES ? ', …' : '';
+  return (
+    `old_string matches ${positions.length} places in ${file} (lines ${lines.join(', ')}${more}). ` +
+    'Include more surrounding lines to make it unique, or set replace_all to true to change every one.'
+  );
+}
+
+/** The edited region with line numbers, as Read shows it. */
+function snippetAround(text: string, firstLine: number, newString: string): string {
+  const lines = text.split(/\r?\n/);
+  const spanned = newString.split('\n').length;
+  const from = Math.max(1, firstLine - EDIT_SNIPPET_CONTEXT_LINES);
+  const to = Math.min(lines.length, firstLine + spanned - 1 + EDIT_SNIPPET_CONTEXT_LINES);
+  const out: string[] = [];
+  for (let line = from; line <= to; line++) out.push(`${String(line).padStart(6)}\t${headWithinChars(lines[line - 1] ?? '', 2000)}`);
+  return out.join('\n');
+}
+
+function failure(message: string): ToolOutput<FileChangeData> {
+  return { content: message, isError: true };
+}

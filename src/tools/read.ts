@@ -1,0 +1,195 @@
+// Read: a file's lines, numbered, paged by offset/limit; images as media; persisted results by their URI.
+// Records what was read (mtime, size) for the read-before-write check of Write and Edit.
+import { createReadStream, type Stats } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import type { MediaPart, ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
+import { formatBytes, headWithinChars, utf8Bytes } from '../executor/text';
+import { BINARY_SNIFF_BYTES, decodeText, looksBinary } from './fileText';
+import { describeBinary, imageMimeType } from './fileKinds';
+import { withFsErrors } from './fsErrors';
+import { normalisePathField, resolveToolPath } from './paths';
+import { fileNotFoundMessage } from './suggest';
+
+/** Lines returned when the call gives no `limit` (Z's Read default). */
+export const READ_DEFAULT_LIMIT_LINES = 2000;
+/** A longer line is cut and marked (Z's Read: 2000 chars per line). */
+export const READ_MAX_LINE_CHARS = 2000;
+/** Text returned by one call; past it the output stops at a line boundary and says where to continue (≈25k tokens, Z's Read token cap). */
+export const READ_MAX_OUTPUT_BYTES = 100 * 1024;
+/** Largest image returned as a media part (the Anthropic API's per-image limit is 5 MB). */
+export const READ_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+/** Past this size the lines after the requested range are not counted, only announced. */
+export const READ_COUNT_LINES_MAX_BYTES = 64 * 1024 * 1024;
+
+const inputSchema = z.object({
+  path: z.string().optional().describe('Absolute path, or relative to the workspace folder; also an executor-artifact:// URI of a persisted result.'),
+  file_path: z.string().optional().describe('Alias of path.'),
+  offset: z.number().int().min(0).optional().describe('1-based line to start at.'),
+  limit: z.number().int().positive().optional().describe(`Lines to read (default ${READ_DEFAULT_LIMIT_LINES}).`),
+});
+export type ReadInput = z.infer<typeof inputSchema>;
+
+export interface ReadData {
+  readonly path: string;
+  readonly kind: 'text' | 'image' | 'binary' | 'empty';
+  readonly startLine?: number;
+  readonly endLine?: number;
+  readonly totalLines?: number;
+}
+
+export function createReadTool(): ToolDefinition<ReadInput, ReadData> {
+  return {
+    name: 'Read',
+    description:
+      `Reads a file. Lines are numbered (cat -n style); by default the first ${READ_DEFAULT_LIMIT_LINES} lines, ` +
+      `use offset/limit (in lines) to page. Lines over ${READ_MAX_LINE_CHARS} chars are cut. Images are returned as images. ` +
+      'Also reads executor-artifact:// URIs and saved output paths of earlier, persisted results.',
+    inputSchema,
+    readOnly: true,
+    concurrentSafe: true,
+    sideEffectScope: 'none',
+    // Read bounds itself; a persisted Read result would only point back at a file to Read.
+    resultBudget: { maxModelBytes: READ_MAX_OUTPUT_BYTES, strategy: 'truncate' },
+    resolveInput: (input) => normalisePathField(input),
+    handler: (input, ctx) => withFsErrors('read', () => input.path ?? '', () => readFile(input, ctx)),
+  };
+}
+
+async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolOutput<ReadData>> {
+  const resolved = resolveToolPath(input.path ?? input.file_path ?? '', ctx);
+  if (!resolved.ok) return failure(resolved.error);
+  const file = resolved.absolute;
+  let stats: Stats;
+  try {
+    stats = await fs.stat(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return failure(await fileNotFoundMessage(file, ctx.workDir));
+    return failure(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  ctx.signal.throwIfAborted();
+  if (stats.isDirectory()) return failure(`${file} is a directory, not a file. Use Glob to list its files.`);
+  if (!stats.isFile()) return failure(`${file} is not a regular file.`);
+  const stamp = { mtimeMs: stats.mtimeMs, size: stats.size };
+  if (stats.size === 0) {
+    ctx.files.record(file, stamp);
+    return { content: `(${file} is empty: 0 lines)`, data: { path: file, kind: 'empty', totalLines: 0 } };
+  }
+  const mimeType = imageMimeType(file);
+  if (mimeType) return readImage(file, stats, mimeType, ctx);
+  const head = await readHead(file, ctx.signal);
+  if (looksBinary(head)) {
+    return failure(`${file} is a binary file (${describeBinary(head, file)}, ${formatBytes(stats.size)}); Read shows text and images only.`);
+  }
+  const start = Math.max(1, input.offset ?? 1);
+  const limit = input.limit ?? READ_DEFAULT_LIMIT_LINES;
+  const page = await readLines(file, head, stats.size, start, limit, ctx.signal);
+  ctx.files.record(file, stamp);
+  if (page.lines.length === 0) {
+    return failure(`${file} has ${page.totalLines} line${page.totalLines === 1 ? '' : 's'}; offset ${start} is past the end.`);
+  }
+  const endLine = start + page.lines.length - 1;
+  let text = page.lines.join('\n');
+  if (page.stoppedAtBytes) {
+    text += `\n\n[Output stopped at ${formatBytes(READ_MAX_OUTPUT_BYTES)} after line ${endLine}${totalSuffix(page.totalLines)}; continue with offset=${endLine + 1}.]`;
+  } else if (page.hasMore) {
+    text += `\n\n[Showing lines ${start}-${endLine}${totalSuffix(page.totalLines)}; continue with offset=${endLine + 1}.]`;
+  }
+  return { content: text, data: { path: file, kind: 'text', startLine: start, endLine, totalLines: page.totalLines } };
+}
+
+interface Page {
+  readonly lines: string[];
+  /** Undefined when the file is too large to count past the range. */
+  readonly totalLines: number | undefined;
+  readonly hasMore: boolean;
+  readonly stoppedAtBytes: boolean;
+}
+
+/** Streams the file line by line, so a large log or persisted output is paged in constant memory. */
+async function readLines(file: string, head: Uint8Array, size: number, start: number, limit: number, signal: AbortSignal): Promise<Page> {
+  const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
+  const source = utf16 ? [decodeText(await fs.readFile(file, { signal })).text] : undefined;
+  const stream = source ? undefined : createReadStream(file, { encoding: 'utf8' });
+  const onAbort = () => stream?.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+  signal.addEventListener('abort', onAbort, { once: true });
+  const lines: string[] = [];
+  let lineNo = 0;
+  let bytes = 0;
+  let stoppedAtBytes = false;
+  let hasMore = false;
+  const countRest = size <= READ_COUNT_LINES_MAX_BYTES;
+  try {
+    const input = source ? splitLines(source[0]!) : createInterface({ input: stream!, crlfDelay: Infinity });
+    for await (const raw of input) {
+      lineNo++;
+      if (lineNo < start) continue;
+      if (lines.length < limit && !stoppedAtBytes) {
+        const line = formatLine(lineNo, lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw);
+        const lineBytes = utf8Bytes(line) + 1;
+        if (bytes + lineBytes > READ_MAX_OUTPUT_BYTES && lines.length > 0) {
+          stoppedAtBytes = true;
+        } else {
+          lines.push(line);
+          bytes += lineBytes;
+          continue;
+        }
+      }
+      hasMore = true;
+      if (!countRest) break;
+      if ((lineNo & 0xffff) === 0) signal.throwIfAborted();
+    }
+    signal.throwIfAborted();
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    stream?.destroy();
+  }
+  return { lines, totalLines: countRest ? lineNo : undefined, hasMore, stoppedAtBytes };
+}
+
+function* splitLines(text: string): Generator<string> {
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  yield* lines;
+}
+
+function formatLine(lineNo: number, line: string): string {
+  const shown = line.length > READ_MAX_LINE_CHARS ? `${headWithinChars(line, READ_MAX_LINE_CHARS)}… [line cut: ${line.length} chars]` : line;
+  return `${String(lineNo).padStart(6)}\t${shown}`;
+}
+
+function totalSuffix(total: number | undefined): string {
+  return total === undefined ? ' (more lines follow)' : ` of ${total}`;
+}
+
+async function readImage(file: string, stats: Stats, mimeType: string, ctx: ToolContext): Promise<ToolOutput<ReadData>> {
+  if (stats.size > READ_IMAGE_MAX_BYTES) {
+    return failure(`${file} is an image of ${formatBytes(stats.size)}; Read returns images up to ${formatBytes(READ_IMAGE_MAX_BYTES)}.`);
+  }
+  const data = new Uint8Array(await fs.readFile(file, { signal: ctx.signal }));
+  ctx.files.record(file, { mtimeMs: stats.mtimeMs, size: stats.size });
+  const media: MediaPart = { kind: 'image', mimeType, data };
+  return {
+    content: `Image ${path.basename(file)} (${mimeType}, ${formatBytes(stats.size)}) is attached.`,
+    media: [media],
+    data: { path: file, kind: 'image' },
+  };
+}
+
+async function readHead(file: string, signal: AbortSignal): Promise<Uint8Array> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
+    signal.throwIfAborted();
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+function failure(message: string): ToolOutput<ReadData> {
+  return { content: message, isError: true };
+}

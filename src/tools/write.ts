@@ -1,0 +1,90 @@
+// Write: creates or overwrites a file. Overwriting needs a Read of the current state (read-before-write);
+// an existing file keeps its encoding and BOM. Returns a `file_diff` display.
+import type { Stats } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { z } from 'zod';
+import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
+import { formatBytes } from '../executor/text';
+import { withFsErrors } from './fsErrors';
+import { buildFileDiffDisplay } from './fileDiff';
+import { decodeText, encodeText, type DecodedText } from './fileText';
+import { displayPath, normalisePathField, resolveToolPath } from './paths';
+import { countTextLines, previewLines } from './preview';
+import { readBeforeWriteError, recordWritten } from './readBeforeWrite';
+
+const inputSchema = z.object({
+  path: z.string().optional().describe('Absolute path, or relative to the workspace folder.'),
+  file_path: z.string().optional().describe('Alias of path.'),
+  content: z.string().describe('The whole new content of the file.'),
+});
+export type WriteInput = z.infer<typeof inputSchema>;
+
+/** What Write and Edit hand their `file_diff` display. */
+export interface FileChangeData {
+  readonly path: string;
+  readonly before: string;
+  readonly after: string;
+  readonly created: boolean;
+}
+
+export function createWriteTool(): ToolDefinition<WriteInput, FileChangeData> {
+  return {
+    name: 'Write',
+    description:
+      'Writes a whole file, creating parent folders. To overwrite an existing file you must Read it first in this session ' +
+      '(and it must not have changed since). Prefer Edit for changes to part of a file.',
+    inputSchema,
+    concurrentSafe: false,
+    sideEffectScope: 'workspace',
+    resolveInput: (input) => normalisePathField(input),
+    prepareApproval: (input) => ({
+      preview: {
+        title: `Write ${input.path}`,
+        detail: `${countTextLines(input.content)} lines (${formatBytes(Buffer.byteLength(input.content))}):\n${previewLines(input.content)}`,
+      },
+    }),
+    handler: (input, ctx) => writeFile(input, ctx),
+    display: (output) => (output.data && !output.isError ? buildFileDiffDisplay(output.data.path, output.data.before, output.data.after) : undefined),
+  };
+}
+
+async function writeFile(input: WriteInput, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {
+  const resolved = resolveToolPath(input.path ?? input.file_path ?? '', ctx);
+  if (!resolved.ok) return { content: resolved.error, isError: true };
+  if (resolved.fromArtifact) return { content: 'persisted results are read-only; write to a workspace path instead', isError: true };
+  const file = resolved.absolute;
+  return withFsErrors('write', () => file, () => writeResolved(file, input, ctx));
+}
+
+async function writeResolved(file: string, input: WriteInput, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {
+  const existing = await statOrUndefined(file);
+  let before: DecodedText | undefined;
+  if (existing) {
+    if (existing.isDirectory()) return { content: `${file} is a directory; give a file path.`, isError: true };
+    const stale = readBeforeWriteError(file, existing, ctx.files);
+    if (stale) return { content: stale, isError: true };
+    before = decodeText(await fs.readFile(file, { signal: ctx.signal }));
+  }
+  ctx.signal.throwIfAborted();
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  // A file that had a BOM or another encoding keeps it; the content's own line endings are the model's choice.
+  const bytes = encodeText(input.content, before ?? { encoding: 'utf8', bom: false });
+  await fs.writeFile(file, bytes);
+  await recordWritten(file, ctx.files);
+  const shown = displayPath(file, ctx);
+  const verb = before ? 'Updated' : 'Created';
+  return {
+    content: `${verb} ${shown} (${countTextLines(input.content)} lines, ${formatBytes(bytes.length)}).`,
+    data: { path: file, before: before?.text ?? '', after: input.content, created: !before },
+  };
+}
+
+async function statOrUndefined(file: string): Promise<Stats | undefined> {
+  try {
+    return await fs.stat(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,47 @@
+// Shared test fixtures: a real temporary workspace and a real executor with the built-in tools registered.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ToolExecutor, type ExecutorOptions } from '../../../src/executor/executor';
+import { ModePolicy } from '../../../src/executor/modePolicy';
+import type { ToolCallResult } from '../../../src/executor/result';
+import { registerBuiltinTools, type BuiltinToolsOptions } from '../../../src/tools/index';
+
+export interface Workspace {
+  readonly dir: string;
+  readonly executor: ToolExecutor;
+  file(relative: string): string;
+  write(relative: string, content: string | Uint8Array): string;
+  read(relative: string): string;
+  run(name: string, input: unknown, signal?: AbortSignal): Promise<ToolCallResult>;
+  dispose(): Promise<void>;
+}
+
+let counter = 0;
+
+/** A fresh folder and an executor in bypass mode (permission is not what these tests are about). */
+export function makeWorkspace(
+  options: { tools?: BuiltinToolsOptions; executor?: Partial<ExecutorOptions> } = {},
+): Workspace {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tools-test-')));
+  const executor = new ToolExecutor({ workspaceFolders: [dir], permissionPolicy: new ModePolicy('bypass'), ...options.executor });
+  registerBuiltinTools(executor.registry, { backgroundTasks: executor, ...options.tools });
+  const file = (relative: string) => path.join(dir, relative);
+  return {
+    dir,
+    executor,
+    file,
+    write(relative, content) {
+      const target = file(relative);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.writeFileSync(target, content);
+      return target;
+    },
+    read: (relative) => fs.readFileSync(file(relative), 'utf8'),
+    run: (name, input, signal) => executor.execute({ id: `call_${++counter}`, name, input }, { signal }),
+    async dispose() {
+      await executor.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { ArtifactStore } from '../../../src/executor/ports/artifactStore';
+import { READ_DEFAULT_LIMIT_LINES, READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_BYTES } from '../../../src/tools/read';
+import { makeWorkspace, type Workspace } from './helpers';
+
+/** A 1×1 transparent PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
+describe('Read', () => {
+  let ws: Workspace;
+  beforeEach(() => {
+    ws = makeWorkspace();
+  });
+  afterEach(() => ws.dispose());
+
+  it('numbers lines cat -n style and takes workspace-relative paths', async () => {
+    ws.write('a.txt', 'alpha\nbeta\n');
+    const result = await ws.run('Read', { path: 'a.txt' });
+    assert.equal(result.isError, false);
+    assert.equal(result.modelContent, '     1\talpha\n     2\tbeta');
+  });
+
+  it('reads the first 2000 lines by default and says where to continue', async () => {
+    ws.write('long.txt', Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`).join('\n'));
+    const result = await ws.run('Read', { path: ws.file('long.txt') });
+    const lines = result.modelContent.split('\n');
+    assert.equal(lines[READ_DEFAULT_LIMIT_LINES - 1], `  2000\tline 2000`);
+    assert.match(result.modelContent, /\[Showing lines 1-2000 of 2500; continue with offset=2001\.\]$/);
+  });
+
+  it('pages with offset and limit in lines', async () => {
+    ws.write('long.txt', Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n'));
+    const result = await ws.run('Read', { path: 'long.txt', offset: 10, limit: 3 });
+    assert.equal(result.modelContent.split('\n').slice(0, 3).join('\n'), '    10\tline 10\n    11\tline 11\n    12\tline 12');
+    assert.match(result.modelContent, /lines 10-12 of 50; continue with offset=13/);
+  });
+
+  it('reports an offset past the end as an error', async () => {
+    ws.write('short.txt', 'one\ntwo\n');
+    const result = await ws.run('Read', { path: 'short.txt', offset: 9 });
+    assert.equal(result.isError, true);
+    assert.match(result.modelContent, /has 2 lines; offset 9 is past the end/);
+  });
+
+  it('cuts lines longer than 2000 chars and marks them', async () => {
+    ws.write('wide.txt', `${'x'.repeat(5000)}\nshort`);
+    const result = await ws.run('Read', { path: 'wide.txt' });
+    const first = result.modelContent.split('\n')[0]!;
+    assert.equal(first, `     1\t${'x'.repeat(READ_MAX_LINE_CHARS)}… [line cut: 5000 chars]`);
+  });
+
+  it('stops at its byte cap on a line boundary and says where to continue', async () => {
+    ws.write('big.txt', Array.from({ length: 1900 }, () => 'y'.repeat(199)).join('\n'));
+    const result = await ws.run('Read', { path: 'big.txt' });
+    assert.ok(Buffer.byteLength(result.modelContent) <= READ_MAX_OUTPUT_BYTES + 200);
+    assert.match(result.modelContent, /\[Output stopped at 100\.0 KB after line (\d+) of 1900; continue with offset=\d+\.\]$/);
+  });
+
+  it('shows CRLF files without carriage returns and drops a BOM', async () => {
+    ws.write('crlf.txt', '\uFEFFone\r\ntwo\r\n');
+    const result = await ws.run('Read', { path: 'crlf.txt' });
+    assert.equal(result.modelContent, '     1\tone\n     2\ttwo');
+  });
+
+  it('normalises file_path to path in resolveInput, so the handler and events see path', async () => {
+    ws.write('a.txt', 'alpha');
+    const started: unknown[] = [];
+    ws.executor.onEvent((event) => {
+      if (event.type === 'toolCallStarted') started.push(event.input);
+    });
+    const result = await ws.run('Read', { file_path: 'a.txt' });
+    assert.equal(result.modelContent, '     1\talpha');
+    assert.deepEqual(started, [{ path: 'a.txt' }]);
+  });
+
+  it('fails with the field name when neither path nor file_path is given', async () => {
+    const result = await ws.run('Read', {});
+    assert.equal(result.isError, true);
+    assert.match(result.modelContent, /tool Read: invalid input: missing required field path/);
+  });
+
+  it('records mtime and size in the read-before-write ledger', async () => {
+    const file = ws.write('a.txt', 'alpha');
+    await ws.run('Read', { path: 'a.txt' });
+    const stats = fs.statSync(file);
+    assert.deepEqual(ws.executor.files.get(file), { mtimeMs: stats.mtimeMs, size: stats.size });
+  });
+
+  it('describes binary files instead of dumping them', async () => {
+    ws.write('blob.bin', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3]));
+    const result = await ws.run('Read', { path: 'blob.bin' });
+    assert.equal(result.isError, true);
+    assert.match(result.modelContent, /blob\.bin is a binary file \(ELF executable, 8 B\); Read shows text and images only\./);
+  });
+
+  it('returns images as a media part', async () => {
+    ws.write('dot.png', PNG);
+    const result = await ws.run('Read', { path: 'dot.png' });
+    assert.equal(result.isError, false);
+    assert.equal(result.media?.length, 1);
+    assert.equal(result.media![0]!.mimeType, 'image/png');
+    assert.deepEqual(Buffer.from(result.media![0]!.data), PNG);
+  });
+
+  it('tells the model about a missing file and offers similar names', async () => {
+    ws.write('config.json', '{}');
+    const result = await ws.run('Read', { path: 'config.yaml' });
+    assert.equal(result.isError, true);
+    assert.match(result.modelContent, /File does not exist: .*config\.yaml\. Did you mean .*config\.json\?/);
+  });
+
+  it('refuses a directory and points to Glob', async () => {
+    fs.mkdirSync(ws.file('sub'));
+    const result = await ws.run('Read', { path: 'sub' });
+    assert.match(result.modelContent, /is a directory, not a file\. Use Glob to list its files\./);
+  });
+
+  it('reports an empty file', async () => {
+    ws.write('empty.txt', '');
+    const result = await ws.run('Read', { path: 'empty.txt' });
+    assert.equal(result.isError, false);
+    assert.match(result.modelContent, /is empty: 0 lines/);
+  });
+
+  it('reads executor-artifact:// URIs through the artifact store', async () => {
+    await ws.dispose();
+    const saved = { path: '' };
+    const store: ArtifactStore = {
+      write: async () => ({ uri: 'executor-artifact://s/a1', path: saved.path }),
+      resolve: (uri) => (uri === 'executor-artifact://s/a1' ? saved.path : undefined),
+    };
+    ws = makeWorkspace({ executor: { artifactStore: store } });
+    saved.path = ws.write('spill/out.txt', 'persisted 1\npersisted 2\n');
+    const result = await ws.run('Read', { path: 'executor-artifact://s/a1', offset: 2 });
+    assert.equal(result.modelContent, '     2\tpersisted 2');
+    const unknown = await ws.run('Read', { path: 'executor-artifact://s/nope' });
+    assert.match(unknown.modelContent, /unknown artifact executor-artifact:\/\/s\/nope/);
+  });
+
+  it('is cancelled before it starts when the turn is already aborted', async () => {
+    ws.write('a.txt', 'alpha');
+    const controller = new AbortController();
+    controller.abort();
+    const result = await ws.run('Read', { path: 'a.txt' }, controller.signal);
+    assert.equal(result.errorKind, 'cancelled');
+  });
+});
