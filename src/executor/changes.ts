@@ -19,7 +19,10 @@ function formatChange(change: WorkspaceChange): string {
     case 'created':
       return `+ ${change.path} (created, ${formatBytes(change.sizeAfter ?? 0)})`;
     case 'modified':
-      return `~ ${change.path} (modified, ${formatBytes(change.sizeBefore ?? 0)} → ${formatBytes(change.sizeAfter ?? 0)})`;
+      // A change seen only through a watcher event has no size from before the call.
+      return change.sizeBefore === undefined
+        ? `~ ${change.path} (modified, ${formatBytes(change.sizeAfter ?? 0)})`
+        : `~ ${change.path} (modified, ${formatBytes(change.sizeBefore)} → ${formatBytes(change.sizeAfter ?? 0)})`;
     case 'deleted':
       return `- ${change.path} (deleted)`;
   }

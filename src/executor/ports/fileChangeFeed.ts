@@ -1,0 +1,20 @@
+// Port: file-system change events collected while a call runs, so workspace snapshots have no
+// blind spot past the walk's depth and file limits (issue 5). A watcher library in the CLI,
+// VS Code's file watcher in the host.
+
+export interface FileChangeEvent {
+  readonly kind: 'created' | 'modified' | 'deleted';
+  /** Absolute path. */
+  readonly path: string;
+  readonly directory: boolean;
+}
+
+export interface FileChangeFeed {
+  /** Starts watching (once; later calls resolve at once). Rejects when `signal` aborts. */
+  start(folders: readonly string[], signal: AbortSignal): Promise<void>;
+  /** Subscribes; returns the unsubscribe function. */
+  onChange(listener: (event: FileChangeEvent) => void): () => void;
+  /** Resolves once events for changes made before the call were delivered (the watcher went quiet). */
+  settle(): Promise<void>;
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,91 @@
+// Adapter: the WorkspaceSnapshotter port in Node (spec §5 and issue 5). W's walk before and after
+// the call over every workspace folder, merged with the change events a watcher saw in between.
+// The after-snapshot is not cancellable: the files are on disk whatever happened to the call.
+import * as path from 'node:path';
+import type { FileChangeEvent, FileChangeFeed } from '../../executor/ports/fileChangeFeed';
+import { nullLogger, type Logger } from '../../executor/ports/logger';
+import type { SnapshotSession, WorkspaceSnapshotter } from '../../executor/ports/workspaceSnapshotter';
+import type { WorkspaceChange } from '../../executor/result';
+import { ChokidarChangeFeed } from './chokidarFeed';
+import { diffWorkspace, type EventRecord } from './diff';
+import { SNAPSHOT_MAX_DEPTH, SNAPSHOT_MAX_FILES, walkWorkspace } from './walk';
+
+/** Events kept per call; past it the rest are dropped (a call rewriting a whole tree still ends). */
+export const MAX_EVENTS_PER_CALL = 20_000;
+
+export interface NodeSnapshotterOptions {
+  /** Change events merged with the walk. @default a chokidar watcher; `false`: the walk alone (W). */
+  readonly feed?: FileChangeFeed | false;
+  /** @default 4 (W) */
+  readonly maxDepth?: number;
+  /** @default 500 (W) */
+  readonly maxFiles?: number;
+  readonly logger?: Logger;
+}
+
+export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
+  private readonly feed: FileChangeFeed | undefined;
+  private feedBroken = false;
+  private readonly logger: Logger;
+
+  constructor(private readonly options: NodeSnapshotterOptions = {}) {
+    this.feed = options.feed === false ? undefined : (options.feed ?? new ChokidarChangeFeed());
+    this.logger = options.logger ?? nullLogger;
+  }
+
+  async begin(folders: readonly string[], signal: AbortSignal): Promise<SnapshotSession> {
+    const roots = folders.map((folder) => path.resolve(folder));
+    const events = new Map<string, EventRecord>();
+    const unsubscribe = await this.subscribe(roots, events, signal);
+    try {
+      const before = await Promise.all(roots.map((root) => this.walk(root, signal)));
+      let finished: Promise<readonly WorkspaceChange[]> | undefined;
+      return {
+        finish: () =>
+          (finished ??= (async () => {
+            try {
+              const after = await Promise.all(roots.map((root) => this.walk(root)));
+              if (unsubscribe) await this.feed!.settle();
+              return await diffWorkspace({ folders: roots, before, after, events });
+            } finally {
+              unsubscribe?.();
+            }
+          })()),
+      };
+    } catch (error) {
+      unsubscribe?.();
+      throw error;
+    }
+  }
+
+  /** Stops the watcher. */
+  async dispose(): Promise<void> {
+    await this.feed?.dispose();
+  }
+
+  private walk(root: string, signal?: AbortSignal) {
+    return walkWorkspace(root, { maxDepth: this.options.maxDepth ?? SNAPSHOT_MAX_DEPTH, maxFiles: this.options.maxFiles ?? SNAPSHOT_MAX_FILES }, signal);
+  }
+
+  private async subscribe(roots: readonly string[], events: Map<string, EventRecord>, signal: AbortSignal): Promise<(() => void) | undefined> {
+    if (!this.feed || this.feedBroken) return undefined;
+    try {
+      await this.feed.start(roots, signal);
+    } catch (error) {
+      signal.throwIfAborted();
+      this.feedBroken = true;
+      this.logger.warn('tool.snapshot.watcher_failed', { error: error instanceof Error ? error.message : String(error) });
+      return undefined;
+    }
+    return this.feed.onChange((event: FileChangeEvent) => {
+      const known = events.get(event.path);
+      if (known) known.last = event.kind;
+      else if (events.size < MAX_EVENTS_PER_CALL) events.set(event.path, { first: event.kind, last: event.kind, directory: event.directory });
+    });
+  }
+}
+
+/** The CLI's snapshotter: W's walk plus a chokidar watcher. Dispose it when the session ends. */
+export function createNodeSnapshotter(options: NodeSnapshotterOptions = {}): NodeWorkspaceSnapshotter {
+  return new NodeWorkspaceSnapshotter(options);
+}

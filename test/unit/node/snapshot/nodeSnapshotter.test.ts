@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { formatWorkspaceChanges } from '../../../../src/executor/changes';
+import { createNodeSnapshotter, type NodeWorkspaceSnapshotter } from '../../../../src/node/snapshot/nodeSnapshotter';
+
+const never = new AbortController().signal;
+
+function workspace(): string {
+  return mkdtempSync(path.join(tmpdir(), 'snap-'));
+}
+
+function write(root: string, relative: string, content: string): void {
+  mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+  writeFileSync(path.join(root, relative), content);
+}
+
+for (const mode of ['walk and watcher', 'walk alone'] as const) {
+  describe(`NodeWorkspaceSnapshotter (${mode})`, () => {
+    let snapshotter: NodeWorkspaceSnapshotter;
+    const roots: string[] = [];
+    const make = () => {
+      const root = workspace();
+      roots.push(root);
+      return root;
+    };
+    before(() => {
+      snapshotter = createNodeSnapshotter(mode === 'walk alone' ? { feed: false } : {});
+    });
+    after(async () => {
+      await snapshotter.dispose();
+      for (const root of roots) rmSync(root, { recursive: true, force: true });
+    });
+
+    it("reports W's example exactly: created, modified and deleted with human sizes", async () => {
+      const root = make();
+      write(root, 'report.txt', 'line\n\n'.slice(0, 6));
+      write(root, 'old.log', 'old');
+      const session = await snapshotter.begin([root], never);
+      write(root, 'notes.md', '# notes\n');
+      write(root, 'report.txt', 'line\n'.repeat(300));
+      unlinkSync(path.join(root, 'old.log'));
+      const changes = await session.finish();
+      assert.equal(
+        formatWorkspaceChanges(changes),
+        ['[Workspace Changes]', '+ notes.md (created, 8 B)', '~ report.txt (modified, 6 B → 1.5 KB)', '- old.log (deleted)'].join('\n'),
+      );
+      const report = changes.find((change) => change.path === 'report.txt')!;
+      assert.equal(report.absolutePath, path.join(root, 'report.txt'));
+      assert.equal(report.sizeAfter, 1500);
+      assert.ok(report.mtimeAfterMs! > 0);
+    });
+
+    it('reports a command writing 7 levels deep', async () => {
+      const root = make();
+      const session = await snapshotter.begin([root], never);
+      execFileSync('sh', ['-c', 'mkdir -p a/b/c/d/e/f && echo deep > a/b/c/d/e/f/g.txt'], { cwd: root });
+      const changes = await session.finish();
+      assert.deepEqual(
+        changes.map((change) => `${change.kind} ${change.path}`),
+        ['created a/b/c/d/e/f/g.txt'],
+      );
+    });
+
+    it('skips .git, node_modules and .venv, and *.pyc, *.swp, *.tmp', async () => {
+      const root = make();
+      mkdirSync(path.join(root, 'node_modules'));
+      const session = await snapshotter.begin([root], never);
+      write(root, 'node_modules/x/index.js', 'x');
+      write(root, '.git/HEAD', 'ref');
+      write(root, '.venv/bin/python', '#');
+      write(root, 'src/cache.pyc', 'b');
+      write(root, 'src/.edit.swp', 's');
+      write(root, 'build.tmp', 't');
+      write(root, 'src/kept.ts', 'k');
+      const changes = await session.finish();
+      assert.deepEqual(
+        changes.map((change) => change.path),
+        ['src/kept.ts'],
+      );
+    });
+
+    it('prefixes paths with the folder name when there are several folders', async () => {
+      const first = make();
+      const second = make();
+      const session = await snapshotter.begin([first, second], never);
+      write(second, 'b.txt', 'b');
+      const changes = await session.finish();
+      assert.deepEqual(
+        changes.map((change) => change.path),
+        [`${path.basename(second)}/b.txt`],
+      );
+    });
+
+    it('runs to completion when the call was cancelled: finish takes no signal', async () => {
+      const root = make();
+      const controller = new AbortController();
+      const session = await snapshotter.begin([root], controller.signal);
+      write(root, 'half-written.txt', 'partial');
+      controller.abort();
+      const changes = await session.finish();
+      assert.deepEqual(
+        changes.map((change) => change.path),
+        ['half-written.txt'],
+      );
+    });
+
+    it('rejects begin when the signal is already aborted', async () => {
+      const root = make();
+      await assert.rejects(snapshotter.begin([root], AbortSignal.abort()));
+    });
+  });
+}
+
+describe('NodeWorkspaceSnapshotter: beyond the walk (watcher events)', () => {
+  let snapshotter: NodeWorkspaceSnapshotter;
+  let root: string;
+  before(() => {
+    snapshotter = createNodeSnapshotter();
+    root = workspace();
+  });
+  after(async () => {
+    await snapshotter.dispose();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('reports a modification deeper than 4 levels in a folder that already existed', async () => {
+    write(root, 'deep/a/b/c/d/e/f.txt', 'before');
+    const session = await snapshotter.begin([root], never);
+    write(root, 'deep/a/b/c/d/e/f.txt', 'after, longer');
+    const changes = await session.finish();
+    assert.equal(formatWorkspaceChanges(changes), '[Workspace Changes]\n~ deep/a/b/c/d/e/f.txt (modified, 13 B)');
+  });
+
+  it('reports a deletion deeper than 4 levels of a file an earlier call created', async () => {
+    const earlier = await snapshotter.begin([root], never);
+    write(root, 'gone/a/b/c/d/e/f.txt', 'bye');
+    assert.equal((await earlier.finish()).length, 1);
+    const session = await snapshotter.begin([root], never);
+    unlinkSync(path.join(root, 'gone/a/b/c/d/e/f.txt'));
+    const changes = await session.finish();
+    assert.deepEqual(
+      changes.map((change) => `${change.kind} ${change.path}`),
+      ['deleted gone/a/b/c/d/e/f.txt'],
+    );
+  });
+
+  it('reports a change past file 500', async () => {
+    const many = workspace();
+    try {
+      for (let index = 0; index < 600; index++) write(many, `f${String(index).padStart(4, '0')}.txt`, 'x');
+      const session = await snapshotter.begin([many], never);
+      write(many, 'f0599.txt', 'changed');
+      const changes = await session.finish();
+      assert.deepEqual(
+        changes.map((change) => `${change.kind} ${change.path}`),
+        ['modified f0599.txt'],
+      );
+    } finally {
+      rmSync(many, { recursive: true, force: true });
+    }
+  });
+});
