@@ -6,6 +6,7 @@ import type { ApprovalClient } from '../executor/ports/approvalClient';
 import type { Logger } from '../executor/ports/logger';
 import { ToolRegistry } from '../executor/registry';
 import { FixedApprovalClient } from '../node/fixedApprovalClient';
+import { registerBuiltinTools } from '../tools/index';
 import { TtyApprovalClient } from '../node/ttyApprovalClient';
 import { UsageError, type RunArgs } from './args';
 import { readCalls } from './calls';
@@ -28,12 +29,6 @@ export async function runBatch(args: RunArgs, io: CliIo): Promise<number> {
   if (!isDirectory(workspace)) throw new UsageError(`--workspace ${args.workspace} is not a directory`);
   const calls = await readCalls(args.calls === '-' ? '-' : resolve(io.cwd, args.calls), io.stdin);
   const registry = new ToolRegistry();
-  for (const module of args.tools) {
-    for (const def of await loadToolModule(module, io.cwd)) {
-      if (registry.has(def.name)) throw new UsageError(`--tools ${module}: tool ${def.name} is already registered`);
-      registry.register(def);
-    }
-  }
   const executor = new ToolExecutor({
     registry,
     workspaceFolders: [workspace],
@@ -44,6 +39,13 @@ export async function runBatch(args: RunArgs, io: CliIo): Promise<number> {
     maxConcurrency: args.concurrency,
     maxModelBytes: args.maxResultBytes,
   });
+  registerBuiltinTools(registry, { backgroundTasks: executor });
+  for (const module of args.tools) {
+    for (const def of await loadToolModule(module, io.cwd)) {
+      if (registry.has(def.name)) throw new UsageError(`--tools ${module}: tool ${def.name} is already registered`);
+      registry.register(def);
+    }
+  }
   const started = performance.now();
   const groups = executor.schedule(calls);
   const results = await executor.executeSchedule(groups, { signal: io.signal });
