@@ -198,6 +198,16 @@ export interface ApprovalPreview {
 }
 
 /**
+ * What a call touches, for permission rules and modes (policy issue §2, §3): a file path and how it is
+ * accessed, a shell command line, or a URL. Tools that do not declare `permissionSubject` are read
+ * through the well-known input fields `path`, `file_path`, `command` and `url`.
+ */
+export type PermissionSubject =
+  | { readonly kind: 'path'; readonly path: string; readonly access: 'read' | 'write' }
+  | { readonly kind: 'command'; readonly command: string }
+  | { readonly kind: 'url'; readonly url: string };
+
+/**
  * A tool as the registry holds it (spec §1). `I` is the validated input, `D` the output data.
  * Tools whose schema arrives as JSON Schema give `jsonSchema` instead of `inputSchema`.
  */
@@ -220,6 +230,11 @@ export interface ToolDefinition<I = any, D = any> {
   resolveInput?(input: I): I;
   /** May narrow an ask to allow or add a preview; a throw still asks (spec §3.6). */
   prepareApproval?(input: I, signal: AbortSignal): ApprovalPreparation | Promise<ApprovalPreparation>;
+  /**
+   * What this call touches, for rules and modes; computed from the resolved input. Undefined (or an
+   * empty list) for a call that touches nothing a rule can name.
+   */
+  permissionSubject?(input: I): PermissionSubject | readonly PermissionSubject[] | undefined;
   /** Tool-computed timeout, first after `kind:'none'` in the priority chain. */
   resolveTimeoutBudgetMs?(input: I): number | undefined;
   handler(input: I, ctx: ToolContext): Promise<ToolOutput<D>> | ToolOutput<D>;

@@ -26,5 +26,5 @@ export interface PermissionDecision {
 export interface PermissionPolicy {
   evaluate(request: PermissionRequest, signal: AbortSignal): PermissionDecision | Promise<PermissionDecision>;
   /** An "allow for this session" answer: later calls of this tool with this input's pattern are allowed. */
-  rememberSessionApproval?(request: PermissionRequest): void;
+  rememberSessionApproval?(request: PermissionRequest, signal?: AbortSignal): void | Promise<void>;
 }

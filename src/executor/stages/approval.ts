@@ -55,9 +55,15 @@ export async function approval(state: CallState, deps: ExecutorDeps): Promise<St
   }
   const approved = verdict.answer.kind !== 'deny';
   state.decide(approved ? 'approved' : 'denied', verdict.by, verdict.detail);
+  state.span.setAttribute('permission.answer', verdict.answer.kind);
   deps.emit({ type: 'permissionResolved', callId: request.callId, outcome: state.permission.outcome, by: verdict.by, waitMs: state.permissionWaitMs });
-  if (verdict.answer.kind === 'allowSession') {
-    deps.permissionPolicy.rememberSessionApproval?.({ tool: def, input: state.input, callId: state.call.id, workspaceFolders: deps.workspaceFolders });
+  if (verdict.answer.kind === 'allowSession' && !decision.forced) {
+    try {
+      await deps.permissionPolicy.rememberSessionApproval?.({ tool: def, input: state.input, callId: state.call.id, workspaceFolders: deps.workspaceFolders }, state.signal);
+    } catch (error) {
+      // The call itself was approved; only the session rule is lost.
+      deps.logger.warn('tool.approval.session_rule_failed', { tool: state.toolName, callId: state.call.id, error: projectErrorMessage(error) });
+    }
   }
   if (verdict.answer.kind === 'deny') {
     return { kind: 'permission', stage: 'permission', message: denialMessage(state.toolName, verdict), errorClass: 'PermissionDenied' };

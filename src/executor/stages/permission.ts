@@ -24,6 +24,11 @@ export async function permission(state: CallState, deps: ExecutorDeps): Promise<
     decision = { behavior: 'ask', by: 'hook', reason: pre.reason ?? `PreToolUse hook ${pre.hook} asks for confirmation`, rule: pre.hook };
   }
   state.permissionDecision = decision;
+  // The span says what decided, beyond the outcome and `by` that finish() records.
+  state.span.setAttribute('permission.decision', decision.behavior);
+  state.span.setAttribute('permission.reason', decision.reason);
+  if (decision.rule) state.span.setAttribute('permission.rule', decision.rule);
+  if (decision.forced) state.span.setAttribute('permission.forced', true);
   if (decision.behavior === 'deny') {
     state.decide('denied', decision.by, decision.rule ?? decision.reason);
     return {

@@ -1,0 +1,292 @@
+// The executor's permission policy (policy issue §1–§3): modes, allow/ask/deny rules from the user,
+// the workspace and the session, resolved paths, sensitive files, and compound commands split part by
+// part. Per part, in order:
+//   1. a deny rule that matches → deny          2. plan mode and a tool that is not read-only → deny
+//   3. a sensitive file → forced ask            4. a deny rule that might match (run-time words) → ask
+//   5. an ask rule (not in bypass) → ask        6. bypass → allow
+//   7. what cannot be parsed → ask              8. outside the workspace folders → ask, unless an
+//   9. an allow rule → allow                       absolute allow rule covers it
+//  10. the mode's default
+// A call is denied if any part is, asks if any part asks, and runs only when every part is allowed.
+import type { PermissionSubject } from '../contract';
+import type { CallFlags } from '../events';
+import { flagsOf } from '../flags';
+import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../ports/permissionPolicy';
+import { isAbsolutePattern, parsePathPattern } from './pathMatch';
+import { ARTIFACT_SCHEME, containingFolder, realFolders, resolvePath } from './paths';
+import { ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatch';
+import { parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
+import type { PermissionMode } from './modes';
+import { classifySensitive } from './sensitiveFiles';
+import { splitCommand } from './shellSplit';
+import { subjectsOf } from './subjects';
+
+/** Rule strings by behaviour, as in Claude Code's `permissions`. */
+export interface RuleLists {
+  readonly allow?: readonly string[];
+  readonly ask?: readonly string[];
+  readonly deny?: readonly string[];
+}
+
+export interface RulesPolicyOptions {
+  /** @default 'default' */
+  readonly mode?: PermissionMode;
+  readonly user?: RuleLists;
+  readonly workspace?: RuleLists;
+  /** Rules given on the command line or by the host; treated like user rules. */
+  readonly cli?: RuleLists;
+  /** In an untrusted workspace, workspace allow rules are ignored. @default true */
+  readonly workspaceTrusted?: boolean;
+  /** Folders that count as inside, besides the workspace folders (`permissions.additionalDirectories`). */
+  readonly additionalDirectories?: readonly string[];
+}
+
+type Verdict = PermissionDecision;
+
+/** Shown reasons are cut to this many parts, so a 50-part command gives a readable message. */
+const MAX_REASONS_SHOWN = 3;
+
+export class RulesPolicy implements PermissionPolicy {
+  /** The current mode; the host may switch it at any time. */
+  mode: PermissionMode;
+  /** Whether the workspace is trusted; the host may change it (VS Code's workspace trust). */
+  workspaceTrusted: boolean;
+  /** Rules that did not parse, as messages; the host shows them. */
+  readonly problems: string[] = [];
+  private readonly rules: PermissionRule[] = [];
+  private readonly additionalDirectories: readonly string[];
+
+  constructor(options: RulesPolicyOptions = {}) {
+    this.mode = options.mode ?? 'default';
+    this.workspaceTrusted = options.workspaceTrusted ?? true;
+    this.additionalDirectories = options.additionalDirectories ?? [];
+    for (const [source, lists] of [['user', options.user], ['workspace', options.workspace], ['cli', options.cli]] as const) {
+      for (const behavior of ['deny', 'ask', 'allow'] as const) {
+        for (const text of lists?.[behavior] ?? []) this.addRule(text, behavior, source);
+      }
+    }
+  }
+
+  /** Adds a rule; a rule that does not parse is returned as an error and listed in `problems`. */
+  addRule(text: string, behavior: RuleBehavior, source: RuleSource): RuleParse {
+    const parsed = parseRule(text, behavior, source);
+    if (parsed.ok) this.rules.push(parsed.rule);
+    else this.problems.push(`${source} ${behavior} ${parsed.error}`);
+    return parsed;
+  }
+
+  /** Every rule in force, session rules included. */
+  get allRules(): readonly PermissionRule[] {
+    return this.rules;
+  }
+
+  async evaluate(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
+    const checks = await this.checksOf(request, signal);
+    const folders = await realFolders([...request.workspaceFolders, ...this.additionalDirectories]);
+    signal.throwIfAborted();
+    const flags = flagsOf(request.tool);
+    return combine(checks.map((check) => this.decide(check, request.tool.name, flags, folders)));
+  }
+
+  /** "Allow for this session": an allow rule for exactly what this call touches (never a wider pattern). */
+  async rememberSessionApproval(request: PermissionRequest, signal?: AbortSignal): Promise<void> {
+    const name = request.tool.name;
+    for (const check of await this.checksOf(request, signal ?? new AbortController().signal)) {
+      const base = { behavior: 'allow' as const, source: 'session' as const };
+      switch (check.kind) {
+        case 'command':
+          if (check.part.words.every((word) => word.literal)) {
+            const words = check.part.words.map((word) => word.value);
+            this.rules.push({ ...base, tool: name, text: `${name}(${check.part.text})`, content: check.part.text, command: { words, prefix: false } });
+          }
+          break;
+        case 'path': {
+          const tool = check.fromCommand ? (check.access === 'write' ? 'Edit' : 'Read') : name;
+          for (const real of check.path.real) this.rules.push({ ...base, tool, text: `${tool}(/${real})`, exactPath: real });
+          break;
+        }
+        case 'url':
+          if (check.url) {
+            const domain = check.url.hostname.toLowerCase();
+            this.rules.push({ ...base, tool: name, text: `${name}(domain:${domain})`, content: `domain:${domain}`, domain });
+          }
+          break;
+        case 'tool':
+          this.rules.push({ ...base, tool: name, text: name });
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  private async checksOf(request: PermissionRequest, signal: AbortSignal): Promise<Check[]> {
+    const subjects = subjectsOf(request.tool, request.input);
+    if (!subjects.ok) return [{ kind: 'opaque', reason: subjects.reason }];
+    const checks: Check[] = [];
+    for (const subject of subjects.subjects) {
+      checks.push(...(await this.checksOfSubject(subject, request.workspaceFolders)));
+      signal.throwIfAborted();
+    }
+    return checks.length > 0 ? checks : [{ kind: 'tool' }];
+  }
+
+  private async checksOfSubject(subject: PermissionSubject, folders: readonly string[]): Promise<Check[]> {
+    switch (subject.kind) {
+      case 'path':
+        if (subject.path.trim().startsWith(ARTIFACT_SCHEME)) return [{ kind: 'artifact', access: subject.access, uri: subject.path }];
+        return [{ kind: 'path', path: await resolvePath(subject.path, folders), access: subject.access, fromCommand: false }];
+      case 'url':
+        return [{ kind: 'url', url: parseUrl(subject.url), raw: subject.url }];
+      case 'command': {
+        const split = splitCommand(subject.command);
+        if (!split.ok) return [{ kind: 'opaque', reason: `the command cannot be checked part by part: ${split.reason}` }];
+        const checks: Check[] = [];
+        for (const part of split.parts) {
+          if (part.kind === 'command') checks.push({ kind: 'command', part });
+          else if (!part.target.literal) checks.push({ kind: 'opaque', reason: `the ${part.operator} redirection target ${part.target.text} is only known at run time` });
+          // A shell resolves relative redirections against its working directory: the first folder.
+          else checks.push({ kind: 'path', path: await resolvePath(part.target.value, folders.slice(0, 1)), access: part.access, fromCommand: true });
+        }
+        return checks;
+      }
+    }
+  }
+
+  private decide(check: Check, toolName: string, flags: CallFlags, folders: readonly string[]): Verdict {
+    const deny = this.firstMatch('deny', check, toolName, folders, false);
+    if (deny?.match === 'yes') return { behavior: 'deny', by: 'rule', rule: deny.rule.text, reason: `${ruleLabel(deny.rule)} matches ${describe(check)}` };
+    if (check.kind === 'command' && check.part.denyOnly) return { behavior: 'allow', by: 'mode', reason: '' };
+    if (this.mode === 'plan' && !flags.readOnly) {
+      return { behavior: 'deny', by: 'mode', reason: `plan mode runs only read-only tools, and ${toolName} is not read-only` };
+    }
+    const sensitive = sensitiveReason(check);
+    if (sensitive) return { behavior: 'ask', by: 'rule', rule: 'sensitive file', reason: sensitive, forced: true };
+    if (deny) return { behavior: 'ask', by: 'rule', rule: deny.rule.text, reason: `${describe(check)} has words only known at run time, so ${ruleLabel(deny.rule)} may match` };
+    if (this.mode !== 'bypass') {
+      const ask = this.firstMatch('ask', check, toolName, folders, false);
+      if (ask) return { behavior: 'ask', by: 'rule', rule: ask.rule.text, reason: `${ruleLabel(ask.rule)} matches ${describe(check)}` };
+    }
+    if (this.mode === 'bypass') return { behavior: 'allow', by: 'mode', reason: 'bypass mode' };
+    if (check.kind === 'opaque') return { behavior: 'ask', by: 'rule', reason: check.reason };
+    const allow = this.firstMatch('allow', check, toolName, folders, true);
+    if (check.kind === 'path' && check.path.real.some((real) => !containingFolder(real, folders))) {
+      const outside = check.path.real.find((real) => !containingFolder(real, folders))!;
+      if (allow && reachesOutside(allow.rule)) return { behavior: 'allow', by: 'rule', rule: allow.rule.text, reason: `${ruleLabel(allow.rule)} matches ${outside}` };
+      return { behavior: 'ask', by: 'mode', reason: `${outside} is outside the workspace folders` };
+    }
+    if (check.kind === 'url' && (!check.url || !/^https?:$/.test(check.url.protocol))) {
+      return { behavior: 'ask', by: 'mode', reason: `${check.raw} is not an http(s) URL` };
+    }
+    if (allow) return { behavior: 'allow', by: 'rule', rule: allow.rule.text, reason: `${ruleLabel(allow.rule)} matches ${describe(check)}` };
+    return this.modeDefault(check, toolName, flags);
+  }
+
+  private modeDefault(check: Check, toolName: string, flags: CallFlags): Verdict {
+    if (flags.readOnly || ((check.kind === 'path' || check.kind === 'artifact') && check.access === 'read')) {
+      return { behavior: 'allow', by: 'mode', reason: check.kind === 'path' ? `reading ${describe(check)} inside the workspace` : `${toolName} only reads` };
+    }
+    if (this.mode === 'acceptEdits') {
+      if (check.kind === 'path') return { behavior: 'allow', by: 'mode', reason: `acceptEdits mode allows editing ${describe(check)}` };
+      if (check.kind === 'tool' && flags.sideEffectScope === 'workspace' && !flags.destructive) {
+        return { behavior: 'allow', by: 'mode', reason: 'acceptEdits mode allows workspace edits' };
+      }
+    }
+    switch (check.kind) {
+      case 'command':
+        return { behavior: 'ask', by: 'mode', reason: `${this.mode} mode asks before running ${check.part.text}` };
+      case 'url':
+        return { behavior: 'ask', by: 'mode', reason: `${this.mode} mode asks before fetching ${check.raw}` };
+      case 'path':
+      case 'artifact':
+        return { behavior: 'ask', by: 'mode', reason: `${this.mode} mode asks before writing ${describe(check)}` };
+      default:
+        return { behavior: 'ask', by: 'mode', reason: `${toolName} may change files or reach outside the workspace` };
+    }
+  }
+
+  private firstMatch(behavior: RuleBehavior, check: Check, toolName: string, folders: readonly string[], all: boolean): { rule: PermissionRule; match: RuleMatch } | undefined {
+    let maybe: { rule: PermissionRule; match: RuleMatch } | undefined;
+    for (const rule of this.rules) {
+      if (rule.behavior !== behavior || !ruleApplies(rule, check, toolName)) continue;
+      if (behavior === 'allow' && rule.source === 'workspace' && !this.workspaceTrusted) continue;
+      const match = ruleMatches(rule, check, folders, all);
+      if (match === 'yes') return { rule, match };
+      if (match === 'maybe' && !all) maybe ??= { rule, match };
+    }
+    return maybe;
+  }
+}
+
+/** A deny anywhere wins; then any ask (forced if any is); else allowed. */
+function combine(verdicts: readonly Verdict[]): PermissionDecision {
+  const denied = verdicts.find((verdict) => verdict.behavior === 'deny');
+  if (denied) return denied;
+  const asks = verdicts.filter((verdict) => verdict.behavior === 'ask');
+  if (asks.length > 0) {
+    const first = asks[0]!;
+    const reasons = [...new Set(asks.map((ask) => ask.reason))];
+    const shown = reasons.slice(0, MAX_REASONS_SHOWN).join('; ') + (reasons.length > MAX_REASONS_SHOWN ? `; and ${reasons.length - MAX_REASONS_SHOWN} more` : '');
+    const forced = asks.find((ask) => ask.forced);
+    return { behavior: 'ask', by: (forced ?? first).by, rule: (forced ?? first).rule, reason: shown, forced: forced !== undefined };
+  }
+  const byRule = verdicts.filter((verdict) => verdict.by === 'rule' && verdict.rule);
+  if (byRule.length > 0) {
+    return { behavior: 'allow', by: 'rule', rule: [...new Set(byRule.map((verdict) => verdict.rule!))].join(', '), reason: byRule.map((verdict) => verdict.reason).join('; ') };
+  }
+  return verdicts[0] ?? { behavior: 'ask', by: 'mode', reason: 'nothing to check' };
+}
+
+function sensitiveReason(check: Check): string | undefined {
+  if (check.kind !== 'path') return undefined;
+  for (const candidate of [check.path.lexical, ...check.path.real]) {
+    const sensitive = classifySensitive(candidate, check.access);
+    if (!sensitive) continue;
+    const verb = check.access === 'write' ? 'writing' : 'reading';
+    switch (sensitive.category) {
+      case 'agent-memory':
+        return `${candidate} is an agent memory file (${sensitive.matched}): ${verb} it always asks`;
+      case 'secret':
+        return `${candidate} may hold secrets (${sensitive.matched}): ${verb} it always asks`;
+      case 'config':
+        return `${candidate} is configuration that can run code (${sensitive.matched}): ${verb} it always asks`;
+    }
+  }
+  return undefined;
+}
+
+/** Only absolute (`//`, `~/`) and exact session rules may allow a path outside the workspace folders. */
+function reachesOutside(rule: PermissionRule): boolean {
+  if (rule.exactPath !== undefined) return true;
+  return rule.content !== undefined && isAbsolutePattern(parsePathPattern(rule.content));
+}
+
+function describe(check: Check): string {
+  switch (check.kind) {
+    case 'command':
+      return check.part.text;
+    case 'path':
+      return check.path.real[0] ?? check.path.lexical;
+    case 'artifact':
+      return check.uri;
+    case 'url':
+      return check.raw;
+    case 'opaque':
+      return 'the command';
+    case 'tool':
+      return 'the call';
+  }
+}
+
+function ruleLabel(rule: PermissionRule): string {
+  const owner = rule.source === 'user' ? "the user's" : rule.source === 'workspace' ? "the workspace's" : rule.source === 'session' ? 'the session' : 'the';
+  return `${owner} ${rule.behavior} rule ${rule.text}`;
+}
+
+function parseUrl(raw: string): URL | undefined {
+  try {
+    return new URL(raw.trim());
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,230 @@
+// Splits a shell command into the parts that must each be allowed on their own (policy issue §2):
+// every simple command, wherever it sits (`&&`, `;`, `|`, newlines, `$(...)`, backticks, `<(...)`,
+// if/for/while/case bodies, functions), the commands hidden behind `sh -c`, `eval` and wrappers
+// such as `env` or `sudo`, and every file redirection. Parsing is done by `unbash`, a real bash
+// parser; whatever it cannot parse is reported as a value, and the policy asks.
+import type * as Unbash from 'unbash' with { 'resolution-mode': 'import' };
+
+// unbash ships as an ES module; Node ≥ 20.19 loads it through require, and esbuild bundles it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const unbash: typeof Unbash = require('unbash');
+
+/** Longer commands are not parsed (they ask): a rule check must stay cheap. */
+export const MAX_COMMAND_CHARS = 100_000;
+/** More parts than this ask instead of being matched one by one. */
+export const MAX_COMMAND_PARTS = 500;
+/** `sh -c "sh -c '...'"` nesting we follow before giving up (and asking). */
+export const MAX_NESTED_SHELL_DEPTH = 5;
+
+/** Shells whose `-c` argument is itself a command line. */
+const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash']);
+/**
+ * Commands that run their arguments as another command. The wrapped command is a part of its own, so a
+ * deny rule on `rm` also catches `sudo rm` and `env X=1 rm`. Options (`-x`), `NAME=value` (env) and a
+ * leading duration (timeout) are skipped.
+ */
+const WRAPPERS: ReadonlySet<string> = new Set(['command', 'builtin', 'exec', 'nohup', 'env', 'sudo', 'doas', 'nice', 'xargs', 'timeout', 'stdbuf', 'time']);
+/** Options of the wrappers above that take a value (`sudo -u root rm` runs `rm`). */
+const OPTIONS_WITH_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
+  sudo: new Set(['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '--user', '--group']),
+  doas: new Set(['-u', '-C']),
+  timeout: new Set(['-s', '-k', '--signal', '--kill-after']),
+  nice: new Set(['-n', '--adjustment']),
+  env: new Set(['-u', '-C', '-S', '--unset', '--chdir', '--split-string']),
+  stdbuf: new Set(['-i', '-o', '-e']),
+  xargs: new Set(['-n', '-I', '-L', '-P', '-d', '-E', '-s', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file']),
+};
+/** Redirection targets that are not files. */
+const NOT_FILES: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
+
+/** One word of a command. `literal` is false when its value depends on expansion (`$x`, globs, `$(...)`). */
+export interface CommandWord {
+  readonly value: string;
+  readonly literal: boolean;
+  /** The source text, quotes included. */
+  readonly text: string;
+}
+
+/** A simple command: its assignments, name and arguments, in order. */
+export interface SimpleCommandPart {
+  readonly kind: 'command';
+  readonly words: readonly CommandWord[];
+  /** The words' source text joined by single spaces: what a preview or a session rule shows. */
+  readonly text: string;
+  /**
+   * A guess at the command behind a wrapper whose options we may have misread: only deny rules are
+   * checked against it; it needs no allow of its own.
+   */
+  readonly denyOnly?: boolean;
+}
+
+/** A redirection to or from a file: a read or a write of that path. */
+export interface RedirectPart {
+  readonly kind: 'redirect';
+  readonly access: 'read' | 'write';
+  readonly operator: string;
+  readonly target: CommandWord;
+}
+
+export type CommandPart = SimpleCommandPart | RedirectPart;
+
+export type SplitResult =
+  | { readonly ok: true; readonly parts: readonly CommandPart[] }
+  | { readonly ok: false; readonly reason: string };
+
+type SyntaxNode = Parameters<typeof Unbash.forEachChild>[0];
+
+class Unsplittable extends Error {}
+
+/** Splits `command` into parts; never throws. */
+export function splitCommand(command: string): SplitResult {
+  if (command.length > MAX_COMMAND_CHARS) return { ok: false, reason: `the command is longer than ${MAX_COMMAND_CHARS} characters` };
+  const parts: CommandPart[] = [];
+  try {
+    collectScript(command, 0, parts);
+  } catch (error) {
+    if (error instanceof Unsplittable) return { ok: false, reason: error.message };
+    return { ok: false, reason: `the parser failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (parts.length === 0) return { ok: false, reason: 'the command is empty' };
+  return { ok: true, parts };
+}
+
+function collectScript(source: string, depth: number, parts: CommandPart[]): void {
+  if (depth > MAX_NESTED_SHELL_DEPTH) throw new Unsplittable(`shells are nested more than ${MAX_NESTED_SHELL_DEPTH} deep`);
+  const script = unbash.parse(source);
+  checkErrors(script);
+  visit(script, depth, parts);
+}
+
+function checkErrors(script: Unbash.ParsedScript): void {
+  const error = script.errors?.[0];
+  if (error) throw new Unsplittable(`it does not parse: ${error.message} at offset ${error.pos}`);
+}
+
+function visit(node: SyntaxNode, depth: number, parts: CommandPart[]): void {
+  switch (node.type) {
+    case 'Script':
+      checkErrors(node as Unbash.ParsedScript);
+      break;
+    case 'Command':
+      addCommand(node, depth, parts);
+      break;
+    case 'Redirect':
+      addRedirect(node, parts);
+      break;
+    case 'CommandExpansion':
+    case 'ProcessSubstitution':
+    case 'ArithmeticCommandExpansion':
+      if (!node.script) throw new Unsplittable(`a substitution does not parse: ${node.text}`);
+      break;
+    case 'Coproc':
+      throw new Unsplittable('coproc is not supported');
+    default:
+      break;
+  }
+  if (parts.length > MAX_COMMAND_PARTS) throw new Unsplittable(`it has more than ${MAX_COMMAND_PARTS} parts`);
+  unbash.forEachChild(node, (child) => visit(child, depth, parts));
+}
+
+function addCommand(node: Unbash.Command, depth: number, parts: CommandPart[]): void {
+  const words: CommandWord[] = [];
+  for (const prefix of node.prefix) {
+    if (prefix.type === 'Assignment') words.push({ value: prefix.text, literal: isLiteralAssignment(prefix), text: prefix.text });
+  }
+  if (node.name) words.push(toWord(node.name));
+  for (const suffix of node.suffix) {
+    if (suffix.type === 'Word') words.push(toWord(suffix));
+    else if (suffix.type === 'Assignment') words.push({ value: suffix.text, literal: isLiteralAssignment(suffix), text: suffix.text });
+  }
+  if (words.length === 0) return;
+  parts.push({ kind: 'command', words, text: words.map((word) => word.text).join(' ') });
+  addWrapped(words, depth, parts);
+}
+
+/** `sh -c '...'` and `eval ...` run a command line; `env rm`, `sudo rm` run a command. */
+function addWrapped(words: readonly CommandWord[], depth: number, parts: CommandPart[]): void {
+  let start = 0;
+  while (start < words.length && words[start]!.literal && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[start]!.value)) start += 1;
+  const name = words[start];
+  if (!name) return;
+  if (!name.literal) return;
+  const program = basename(name.value);
+  const args = words.slice(start + 1);
+  if (SHELLS.has(program)) {
+    const flagIndex = args.findIndex((word) => /^-[A-Za-z]*c[A-Za-z]*$/.test(word.value));
+    if (flagIndex < 0) return;
+    const script = args[flagIndex + 1];
+    if (!script) return;
+    if (!script.literal) throw new Unsplittable(`the script given to ${program} -c is built at run time: ${script.text}`);
+    collectScript(script.value, depth + 1, parts);
+    return;
+  }
+  if (program === 'eval') {
+    if (args.some((word) => !word.literal)) throw new Unsplittable('eval runs text built at run time');
+    if (args.length > 0) collectScript(args.map((word) => word.value).join(' '), depth + 1, parts);
+    return;
+  }
+  if (!WRAPPERS.has(program)) return;
+  const takesValue = OPTIONS_WITH_VALUES[program] ?? new Set<string>();
+  let index = 0;
+  while (index < args.length) {
+    const value = args[index]!.value;
+    if (takesValue.has(value)) index += 2;
+    else if (value.startsWith('-') || (program === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(value))) index += 1;
+    else if (program === 'timeout' && /^\d+(\.\d+)?[smhd]?$/.test(value)) index += 1;
+    else break;
+  }
+  const wrapped = args.slice(index);
+  if (wrapped.length > 0) {
+    parts.push({ kind: 'command', words: wrapped, text: wrapped.map((word) => word.text).join(' ') });
+    addWrapped(wrapped, depth, parts);
+  }
+  // An option this list does not know may take a value: every later start is checked against deny rules.
+  for (let start = 0; start < args.length; start += 1) {
+    if (start === index || args[start]!.value.startsWith('-')) continue;
+    const words = args.slice(start);
+    parts.push({ kind: 'command', words, text: words.map((word) => word.text).join(' '), denyOnly: true });
+  }
+}
+
+function addRedirect(node: Unbash.Redirect, parts: CommandPart[]): void {
+  const target = node.target ? toWord(node.target) : undefined;
+  if (!target) throw new Unsplittable(`a ${node.operator} redirection has no target`);
+  // `2>&1`, `>&-`, `<&3`: descriptors, not files.
+  if ((node.operator === '>&' || node.operator === '<&') && /^(\d+-?|-)$/.test(target.value)) return;
+  if (target.literal && NOT_FILES.has(target.value)) return;
+  const access = node.operator === '<' || node.operator === '<&' ? 'read' : 'write';
+  parts.push({ kind: 'redirect', access, operator: node.operator, target });
+}
+
+function toWord(word: Unbash.Word): CommandWord {
+  return { value: word.value, literal: isLiteralWord(word), text: word.text };
+}
+
+/** A word whose value is fixed before the shell runs: no expansion, no glob, no unquoted leading `~`. */
+function isLiteralWord(word: Unbash.Word): boolean {
+  if (!word.parts) return !word.text.startsWith('~') && !/[*?[]/.test(word.text);
+  return word.parts.every((part, index) => {
+    switch (part.type) {
+      case 'Literal':
+        return !(index === 0 && part.text.startsWith('~'));
+      case 'SingleQuoted':
+      case 'AnsiCQuoted':
+        return true;
+      case 'DoubleQuoted':
+        return part.parts.every((child) => child.type === 'Literal');
+      default:
+        return false;
+    }
+  });
+}
+
+function isLiteralAssignment(assignment: Unbash.Assignment): boolean {
+  return assignment.value.type === 'Word' && isLiteralWord(assignment.value) && assignment.index === undefined;
+}
+
+function basename(value: string): string {
+  const slash = value.lastIndexOf('/');
+  return slash >= 0 ? value.slice(slash + 1) : value;
+}
