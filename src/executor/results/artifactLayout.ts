@@ -6,6 +6,9 @@ export const ARTIFACT_SCHEME = 'executor-artifact';
 /** The folder under the store's root that holds one folder per session. */
 export const ARTIFACTS_FOLDER = 'artifacts';
 
+/** Per session folder: which retention each artifact was written with (`{fileName: retention}`). */
+export const RETENTION_MANIFEST = 'retention.json';
+
 /** Keeps session and call ids (model-chosen) from escaping their folder or upsetting a file system. */
 const UNSAFE_NAME_CHARS = /[^A-Za-z0-9_.-]/g;
 /** File systems cap a name at 255 bytes; the uuid and extension need about 60. */

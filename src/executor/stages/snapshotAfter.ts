@@ -12,10 +12,11 @@ export async function snapshotAfter(state: CallState, deps: ExecutorDeps): Promi
     deps.logger.warn('tool.snapshot.failed', { tool: state.toolName, callId: state.call.id, phase: 'after', error: projectErrorMessage(error) });
     return;
   }
-  // What the model is told changed becomes the read-before-write baseline (W).
+  // What the model is told changed becomes the read-before-write baseline (W): the model caused
+  // these writes (a heredoc through Bash is a write like any other), so it may edit them next.
   for (const change of state.changes) {
     if (change.kind === 'deleted') deps.files.forget(change.absolutePath);
-    else if (deps.files.get(change.absolutePath) && change.mtimeAfterMs !== undefined && change.sizeAfter !== undefined) {
+    else if (change.mtimeAfterMs !== undefined && change.sizeAfter !== undefined) {
       deps.files.record(change.absolutePath, { mtimeMs: change.mtimeAfterMs, size: change.sizeAfter });
     }
   }
