@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
 import { headWithinChars } from '../executor/text';
 import { applyEdit, closestLines, findEdit, lineAt } from './editMatch';
-import { buildFileDiffDisplay } from './fileDiff';
+import { buildFileDiffDisplay } from '../executor/results/displays/fileDiff';
 import { decodeText, encodeText } from './fileText';
 import { withFsErrors } from './fsErrors';
 import { displayPath, normalisePathField, resolveToolPath } from './paths';

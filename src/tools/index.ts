@@ -1,18 +1,31 @@
 // The built-in tools (issue 6), one file each, created by one factory and registered through the registry.
 import type { ToolDefinition } from '../executor/contract';
 import type { ToolRegistry } from '../executor/registry';
+import { BackgroundShells } from './backgroundShells';
+import { createBashTool } from './bash';
+import { createBashOutputTool } from './bashOutput';
 import { createEditTool } from './edit';
+import { createKillBashTool } from './killBash';
 import type { BuiltinToolsOptions } from './options';
+import { defaultProcessSupervisor, type ProcessSupervisor } from './processTree';
 import { createReadTool } from './read';
 import { createWriteTool } from './write';
 
+export { ProcessSupervisor, defaultProcessSupervisor } from './processTree';
 export type { BackgroundTaskHost, BuiltinToolsOptions, WebFetchOptions } from './options';
-export { buildFileDiffDisplay } from './fileDiff';
 
 /** Every built-in tool, in the order they are offered to the model. */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefinition[] {
-  void options;
-  return [createReadTool(), createWriteTool(), createEditTool()];
+  const supervisor: ProcessSupervisor = options.supervisor ?? defaultProcessSupervisor;
+  const background = options.backgroundTasks ? new BackgroundShells(options.backgroundTasks) : undefined;
+  return [
+    createReadTool(),
+    createWriteTool(),
+    createEditTool(),
+    createBashTool({ options, supervisor, background }),
+    createBashOutputTool(background),
+    createKillBashTool(background),
+  ];
 }
 
 /** Registers the built-in tools; returns a function that unregisters them all. */

@@ -1,5 +1,6 @@
 // What the composition root (extension or CLI) hands the built-in tools.
 import type { ExternalBackgroundTask, TrackedTask } from '../executor/backgroundTasks';
+import type { ProcessSupervisor } from './processTree';
 
 /**
  * The executor's background-task registry as the tools need it; a `ToolExecutor` is one.
@@ -35,4 +36,6 @@ export interface BuiltinToolsOptions {
   /** The environment Bash starts from, before secret filtering. @default `process.env` */
   readonly env?: NodeJS.ProcessEnv;
   readonly fetch?: WebFetchOptions;
+  /** Owns the shell processes; `dispose()` it on deactivation to kill what still runs. @default `defaultProcessSupervisor` */
+  readonly supervisor?: ProcessSupervisor;
 }

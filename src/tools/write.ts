@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
 import { formatBytes } from '../executor/text';
 import { withFsErrors } from './fsErrors';
-import { buildFileDiffDisplay } from './fileDiff';
+import { buildFileDiffDisplay } from '../executor/results/displays/fileDiff';
 import { decodeText, encodeText, type DecodedText } from './fileText';
 import { displayPath, normalisePathField, resolveToolPath } from './paths';
 import { countTextLines, previewLines } from './preview';

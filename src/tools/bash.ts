@@ -1,0 +1,205 @@
+// Bash: runs a command in the user's shell, in its own process group. Output streams into the result
+// pipeline (constant memory); on timeout or cancel the whole process tree dies (TERM, then KILL); exit code,
+// signal and duration are reported. `run_in_background` returns a task id for BashOutput and KillBash.
+import type { Readable } from 'node:stream';
+import * as fs from 'node:fs';
+import { z } from 'zod';
+import type { ToolContext, ToolDefinition, ToolOutput, ToolOutputStream } from '../executor/contract';
+import { formatGoDuration } from '../executor/duration';
+import type { BackgroundShells } from './backgroundShells';
+import type { BuiltinToolsOptions } from './options';
+import type { ProcessSupervisor, ProcessTree } from './processTree';
+import { filterSecretEnv } from './secretEnv';
+
+/** Z's Bash default timeout (2 minutes). */
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+/** Z's Bash maximum timeout (10 minutes); a call may ask for up to this. */
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+/** Spec §3.7: the executor's deadline is the command's timeout plus this, so Bash reports its own timeout first. */
+export const BASH_CLEANUP_GRACE_MS = 6_000;
+/** Z's Bash output budget for the model (30000 chars); larger output is persisted or cut head+tail. */
+export const BASH_MAX_MODEL_BYTES = 30_000;
+/** After the shell exits, how long its output pipes may stay open before what still holds them is stopped. */
+export const BASH_EXIT_DRAIN_MS = 500;
+/** After a kill, how long to wait for the pipes to close (a daemon that escaped the tree may hold them). */
+export const BASH_CLOSE_WAIT_MS = 1_000;
+
+const inputSchema = z.object({
+  command: z.string().min(1).describe('The command to run in the user\'s shell, in the workspace folder.'),
+  timeout: z.number().int().positive().optional().describe(`Milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}).`),
+  description: z.string().optional().describe('What the command does, in 5-10 words (shown to the user).'),
+  run_in_background: z.boolean().optional().describe('Start it and return a task id at once; read its output with BashOutput, stop it with KillBash.'),
+});
+export type BashInput = z.infer<typeof inputSchema>;
+
+export interface BashData {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly durationMs: number;
+  readonly timedOut: boolean;
+  /** Processes the command left running in its group that were stopped after it exited. */
+  readonly leftoversStopped: number;
+  readonly taskId?: string;
+}
+
+export interface BashDeps {
+  readonly options: BuiltinToolsOptions;
+  readonly supervisor: ProcessSupervisor;
+  /** Absent when no background-task host was given. */
+  readonly background?: BackgroundShells;
+}
+
+export function createBashTool(deps: BashDeps): ToolDefinition<BashInput, BashData> {
+  return {
+    name: 'Bash',
+    description:
+      `Runs a shell command in the workspace folder (a new shell each time). Default timeout ${formatGoDuration(BASH_DEFAULT_TIMEOUT_MS)}, ` +
+      `max ${formatGoDuration(BASH_MAX_TIMEOUT_MS)}; on timeout the whole process tree is killed. Processes the command leaves running ` +
+      'are stopped when it exits: use run_in_background for servers and watchers.',
+    inputSchema,
+    concurrentSafe: false,
+    sideEffectScope: 'external',
+    timeout: { defaultMs: BASH_DEFAULT_TIMEOUT_MS, maxMs: BASH_MAX_TIMEOUT_MS, allowCallOverride: true, cleanupGraceMs: BASH_CLEANUP_GRACE_MS },
+    resultBudget: { maxModelBytes: BASH_MAX_MODEL_BYTES, strategy: 'artifact' },
+    prepareApproval: (input) => ({
+      preview: {
+        title: input.description ? `Run: ${input.description}` : 'Run a shell command',
+        detail: `${input.command}${input.run_in_background ? '\n(in the background)' : ''}`,
+      },
+    }),
+    handler: (input, ctx) => (input.run_in_background ? startInBackground(input, ctx, deps) : deps.supervisor.hold(runForeground(input, ctx, deps))),
+    cancellation: { userVisibleMessage: 'The user cancelled the command; its process tree was stopped.' },
+  };
+}
+
+/** The timeout a call runs with: its own (capped) or the default. */
+export function bashTimeoutMs(requested: number | undefined): number {
+  return Math.min(requested ?? BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS);
+}
+
+function spawnShell(command: string, ctx: ToolContext, deps: BashDeps): ProcessTree {
+  const { env } = filterSecretEnv(deps.options.env ?? process.env, deps.options.allowedEnv);
+  const [file, ...args] = shellCommand(deps.options.shell);
+  return deps.supervisor.start(file!, [...args, command], { cwd: ctx.workDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps): Promise<ToolOutput<BashData>> {
+  ctx.signal.throwIfAborted();
+  const timeoutMs = bashTimeoutMs(input.timeout);
+  const startedAt = performance.now();
+  const stream = ctx.openOutputStream({ display: 'bash_output' });
+  const tree = spawnShell(input.command, ctx, deps);
+  const pumped = Promise.all([pump(tree.child.stdout, stream), pump(tree.child.stderr, stream)]);
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<'timeout' | 'cancel'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    onAbort = () => resolve('cancel');
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+  });
+  let outcome: 'exit' | 'timeout' | 'cancel';
+  let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
+  let leftoversStopped = 0;
+  try {
+    // 1. The shell exits, or the timeout or a cancel comes first.
+    const first = await Promise.race([tree.exited.then((value) => ({ value })), stopped]);
+    outcome = typeof first === 'string' ? first : 'exit';
+    if (typeof first !== 'string') exit = first.value;
+    if (outcome === 'exit') {
+      // 2. Background jobs of the command may still run or hold the pipes: stop them.
+      await settleWithin(pumped, BASH_EXIT_DRAIN_MS);
+      leftoversStopped = (await tree.kill()).signalled;
+      // 3. Drain the pipes; only a process that escaped the tree (double fork) can keep them open until the deadline.
+      const late = await Promise.race([pumped.then(() => undefined), stopped]);
+      if (late) outcome = late;
+    } else {
+      await tree.kill();
+      exit = await tree.exited.catch(() => exit);
+      await settleWithin(pumped, BASH_CLOSE_WAIT_MS);
+    }
+  } catch (error) {
+    return { content: `cannot start the shell: ${(error as Error).message}`, isError: true, data: emptyData(startedAt) };
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
+    tree.child.stdout?.destroy();
+    tree.child.stderr?.destroy();
+  }
+  const durationMs = performance.now() - startedAt;
+  stream.close({ exitCode: exit.code, signal: exit.signal });
+  const data: BashData = { exitCode: exit.code, signal: exit.signal, durationMs, timedOut: outcome === 'timeout', leftoversStopped };
+  return { content: summary(outcome, data, timeoutMs), isError: outcome !== 'exit' || exit.code !== 0, data };
+}
+
+function summary(outcome: 'exit' | 'timeout' | 'cancel', data: BashData, timeoutMs: number): string {
+  const took = formatGoDuration(Math.round(data.durationMs));
+  const lines: string[] = [];
+  if (outcome === 'timeout') {
+    lines.push(
+      `[Command timed out after ${formatGoDuration(timeoutMs)} and its process tree was killed. ` +
+        `Give a larger timeout (max ${formatGoDuration(BASH_MAX_TIMEOUT_MS)}) or use run_in_background.]`,
+    );
+  } else if (outcome === 'cancel') {
+    lines.push('[Command cancelled; its process tree was killed.]');
+  } else if (data.signal) {
+    lines.push(`[Killed by ${data.signal} after ${took}]`);
+  } else {
+    lines.push(`[Exit code ${data.exitCode} after ${took}]`);
+  }
+  if (data.leftoversStopped > 0) {
+    lines.push(
+      `[${data.leftoversStopped} process${data.leftoversStopped === 1 ? '' : 'es'} the command left running ` +
+        `${data.leftoversStopped === 1 ? 'was' : 'were'} stopped; use run_in_background for processes that should keep running.]`,
+    );
+  }
+  return lines.join('\n');
+}
+
+async function startInBackground(input: BashInput, ctx: ToolContext, deps: BashDeps): Promise<ToolOutput<BashData>> {
+  if (!deps.background) return { content: 'run_in_background is not available here: run the command in the foreground.', isError: true };
+  ctx.signal.throwIfAborted();
+  const startedAt = performance.now();
+  const tree = spawnShell(input.command, ctx, deps);
+  const shell = deps.background.add(input.command, input.description, tree);
+  return {
+    content: `Started in the background as task ${shell.id}. Read its output with BashOutput {"task_id":"${shell.id}"}; stop it with KillBash {"task_id":"${shell.id}"}.`,
+    data: { ...emptyData(startedAt), taskId: shell.id },
+  };
+}
+
+/** Feeds a pipe into the output stream, pausing it while the stream applies backpressure. */
+function pump(readable: Readable | null, stream: ToolOutputStream): Promise<void> {
+  if (!readable) return Promise.resolve();
+  return new Promise((resolve) => {
+    readable.on('data', (chunk: Buffer) => {
+      readable.pause();
+      void stream.write(chunk).then(() => readable.resume());
+    });
+    readable.once('close', () => resolve());
+    readable.once('error', () => resolve());
+  });
+}
+
+async function settleWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true as const), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The user's shell and the arguments that make it run one command string. */
+export function shellCommand(configured: string | undefined): string[] {
+  if (process.platform === 'win32') return [configured ?? process.env.ComSpec ?? 'cmd.exe', '/d', '/s', '/c'];
+  const candidates = [configured, process.env.SHELL, '/bin/bash', '/bin/sh'].filter((shell): shell is string => !!shell);
+  const shell = candidates.find((candidate) => candidate === configured || fs.existsSync(candidate)) ?? '/bin/sh';
+  return [shell, '-c'];
+}
+
+function emptyData(startedAt: number): BashData {
+  return { exitCode: null, signal: null, durationMs: performance.now() - startedAt, timedOut: false, leftoversStopped: 0 };
+}

@@ -1,0 +1,210 @@
+// Child processes of the shell tools: started in their own process group, and killed as a whole tree
+// (TERM, then KILL) so that no process is left behind. A supervisor knows every live tree, so the host
+// can stop them all on dispose and tests can wait for the last kill to finish.
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import * as fs from 'node:fs';
+
+/** Time between TERM and KILL; well inside Bash's 6 s cleanup grace (spec §3.7). */
+export const KILL_GRACE_MS = 2000;
+/** How often a dying tree is checked between TERM and KILL. */
+export const KILL_CHECK_INTERVAL_MS = 50;
+
+const isWindows = process.platform === 'win32';
+
+/** One started process tree. `exited` settles when the root process exits. */
+export interface ProcessTree {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  /** Settles with the root's exit code and signal. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /**
+   * Kills the root, its process group and every descendant; resolves when they are gone. After the root
+   * exited, this kills what it left running in its group (background jobs of a command).
+   */
+  kill(): Promise<KillReport>;
+}
+
+export interface KillReport {
+  /** Processes that were signalled. */
+  readonly signalled: number;
+  /** Processes that needed SIGKILL after the grace. */
+  readonly forced: number;
+}
+
+/** Tracks live trees: dispose kills them all; `idle()` waits for pending kills. */
+export class ProcessSupervisor {
+  private readonly live = new Set<ProcessTree>();
+  private readonly pending = new Set<Promise<unknown>>();
+
+  /** Spawns `command` with `args` in a new process group (a new session on POSIX). */
+  start(command: string, args: readonly string[], options: SpawnOptions): ProcessTree {
+    const child = spawn(command, args, { ...options, detached: !isWindows, windowsHide: true });
+    if (child.pid === undefined) {
+      // spawn reports ENOENT and kin asynchronously; surface it through `exited`.
+      const exited = new Promise<never>((_, reject) => child.once('error', reject));
+      exited.catch(() => {});
+      const none: KillReport = { signalled: 0, forced: 0 };
+      return { child, pid: -1, exited, kill: async () => none };
+    }
+    const pid = child.pid;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+      child.once('error', reject);
+    });
+    exited.catch(() => {});
+    let killing: Promise<KillReport> | undefined;
+    const tree: ProcessTree = {
+      child,
+      pid,
+      exited,
+      kill: () => (killing ??= this.track(killTree(pid))),
+    };
+    this.live.add(tree);
+    const forget = () => {
+      void (killing ?? Promise.resolve()).then(() => this.live.delete(tree));
+    };
+    child.once('close', forget);
+    exited.then(forget, forget);
+    return tree;
+  }
+
+  /** Resolves when no kill and no held work (a running Bash call) is in progress. */
+  async idle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** Kills every live tree. */
+  async dispose(): Promise<void> {
+    await Promise.allSettled([...this.live].map((tree) => tree.kill()));
+    await this.idle();
+  }
+
+  /** Holds `work` (a running call) so `idle()` waits for it; returns it unchanged. */
+  hold<T>(work: Promise<T>): Promise<T> {
+    return this.track(work);
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work)).catch(() => {});
+    return work;
+  }
+}
+
+/** The process-wide supervisor the built-in tools use unless given another. */
+export const defaultProcessSupervisor = new ProcessSupervisor();
+
+async function killTree(pid: number): Promise<KillReport> {
+  if (isWindows) {
+    await new Promise<void>((resolve) => {
+      const killer = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' });
+      killer.once('exit', () => resolve());
+      killer.once('error', () => resolve());
+    });
+    return { signalled: 1, forced: 1 };
+  }
+  // Descendants are listed before any signal: a child that left the group (setsid) is still found
+  // through its parent while the parent lives.
+  const targets = new Set([pid, ...descendantsOf(pid), ...groupMembers(pid)].filter(isAlive));
+  if (targets.size === 0) return { signalled: 0, forced: 0 };
+  signalAll(pid, targets, 'SIGTERM');
+  const deadline = Date.now() + KILL_GRACE_MS;
+  while (Date.now() < deadline && [...targets].some(isAlive)) {
+    await delay(KILL_CHECK_INTERVAL_MS);
+    for (const extra of [...descendantsOf(pid), ...groupMembers(pid)]) if (isAlive(extra)) targets.add(extra);
+  }
+  const survivors = [...new Set([...targets, ...descendantsOf(pid), ...groupMembers(pid)])].filter(isAlive);
+  if (survivors.length > 0) signalAll(pid, new Set(survivors), 'SIGKILL');
+  while (survivors.some(isAlive)) await delay(KILL_CHECK_INTERVAL_MS);
+  return { signalled: targets.size, forced: survivors.length };
+}
+
+function signalAll(pgid: number, pids: ReadonlySet<number>, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // The group may be empty already.
+  }
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Alive and not a zombie (a zombie is dead; only its parent's wait is missing). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  const stat = readStat(pid);
+  return stat === undefined ? process.platform !== 'linux' : stat.state !== 'Z' && stat.state !== 'X';
+}
+
+interface ProcStat {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly pgid: number;
+  readonly state: string;
+}
+
+/** Every process as /proc lists it (Linux); empty elsewhere, where the process group kill has to do. */
+export function listProcesses(): ProcStat[] {
+  if (process.platform !== 'linux') return [];
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const out: ProcStat[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(Number(entry));
+    if (stat) out.push(stat);
+  }
+  return out;
+}
+
+function readStat(pid: number): ProcStat | undefined {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name is in parentheses and may itself hold spaces or parentheses.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { pid, state: fields[0]!, ppid: Number(fields[1]), pgid: Number(fields[2]) };
+  } catch {
+    return undefined;
+  }
+}
+
+function descendantsOf(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const proc of listProcesses()) {
+    const list = children.get(proc.ppid) ?? [];
+    list.push(proc.pid);
+    children.set(proc.ppid, list);
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
+function groupMembers(pgid: number): number[] {
+  return listProcesses()
+    .filter((proc) => proc.pgid === pgid && proc.state !== 'Z')
+    .map((proc) => proc.pid);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,30 @@
+// Counting real processes for the tree-kill tests: by a marker in their command line, through /proc.
+import * as fs from 'node:fs';
+
+/** A `sleep` argument unique to one test run, so only our own processes are counted. */
+export function uniqueSleep(): string {
+  return `1000.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+}
+
+/** Live (non-zombie) `sleep MARKER` processes (shells whose command line merely mentions it are not counted). */
+export function countProcesses(marker: string): number {
+  let count = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+      if (cmdline.trim() !== `sleep ${marker}`) continue;
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (state !== 'Z') count++;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return count;
+}
+
+/** Waits (without a time limit of its own: the test runner's timeout bounds it) until `check` holds. */
+export async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
