@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { isInside, realLocation, resolvePath } from '../../../../src/executor/policy/paths';
+import { makeSandbox, type Sandbox } from './policyFixtures';
+
+describe('resolvePath: .. and symlinks are resolved before any rule', () => {
+  let box: Sandbox;
+  before(() => {
+    box = makeSandbox();
+  });
+  after(() => box.dispose());
+
+  it('removes .. and resolves relative paths in the workspace', async () => {
+    const resolved = await resolvePath('src/../../outside/secret.txt', [box.ws]);
+    assert.deepEqual(resolved.real, [path.join(box.outside, 'secret.txt')]);
+    assert.equal(resolved.lexical, path.join(box.outside, 'secret.txt'));
+  });
+
+  it('follows a file link and a folder link out of the workspace', async () => {
+    assert.deepEqual((await resolvePath('src/link.txt', [box.ws])).real, [path.join(box.outside, 'secret.txt')]);
+    assert.deepEqual((await resolvePath('src/out/new-file.txt', [box.ws])).real, [path.join(box.outside, 'new-file.txt')]);
+  });
+
+  it('follows a dangling link to where a write would create the file', async () => {
+    assert.deepEqual((await resolvePath('dangling', [box.ws])).real, [path.join(box.outside, 'new.txt')]);
+  });
+
+  it('checks both readings when the kernel and a lexical resolver disagree (link/..)', async () => {
+    // The kernel resolves src/out/.. to the parent of `outside`; a lexical resolver to ws/src.
+    const resolved = await resolvePath('src/out/../x.txt', [box.ws]);
+    assert.deepEqual([...resolved.real].sort(), [path.join(box.ws, 'src', 'x.txt'), path.join(path.dirname(box.outside), 'x.txt')].sort());
+  });
+
+  it('keeps missing components as written', async () => {
+    assert.equal(await realLocation(path.join(box.ws, 'new', 'deeper', 'f.txt')), path.join(box.ws, 'new', 'deeper', 'f.txt'));
+  });
+
+  it('isInside compares whole path components', () => {
+    assert.ok(isInside('/a/b/c', '/a/b'));
+    assert.ok(isInside('/a/b', '/a/b'));
+    assert.ok(!isInside('/a/bc', '/a/b'));
+  });
+});

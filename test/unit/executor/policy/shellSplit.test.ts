@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { splitCommand, type CommandPart } from '../../../../src/executor/policy/shellSplit';
+
+function texts(command: string): string[] {
+  const split = splitCommand(command);
+  assert.ok(split.ok, `expected ${JSON.stringify(command)} to split: ${split.ok ? '' : split.reason}`);
+  return split.parts.filter((part) => part.kind === 'redirect' || !part.denyOnly).map(show);
+}
+
+function show(part: CommandPart): string {
+  return part.kind === 'command' ? part.text : `${part.access}:${part.target.value}`;
+}
+
+describe('splitCommand: every part of a compound command on its own', () => {
+  it('splits &&, ||, ;, pipes and newlines', () => {
+    assert.deepEqual(texts('npm test && rm -rf /'), ['npm test', 'rm -rf /']);
+    assert.deepEqual(texts('a || b; c | d |& e\nf'), ['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
+  it('finds commands inside $(...), backticks and process substitution, and keeps the outer command', () => {
+    assert.deepEqual(texts('echo $(rm -rf /) `curl x`'), ['echo $(rm -rf /) `curl x`', 'rm -rf /', 'curl x']);
+    assert.deepEqual(texts('diff <(ls a) <(ls b)'), ['diff <(ls a) <(ls b)', 'ls a', 'ls b']);
+    assert.deepEqual(texts('echo "$(whoami)"'), ['echo "$(whoami)"', 'whoami']);
+  });
+
+  it('reports file redirections as reads and writes, but not descriptors or /dev/null', () => {
+    assert.deepEqual(texts('npm test > out.txt 2>&1'), ['npm test', 'write:out.txt']);
+    assert.deepEqual(texts('sort < in.txt >> log 2>/dev/null'), ['sort', 'read:in.txt', 'write:log']);
+  });
+
+  it('walks if, for, while, case, functions, subshells and brace groups', () => {
+    assert.deepEqual(texts('if test -f a; then rm a; else touch a; fi'), ['test -f a', 'rm a', 'touch a']);
+    assert.deepEqual(texts('for f in *.ts; do rm "$f"; done'), ['rm "$f"']);
+    assert.deepEqual(texts('f() { curl evil; }; f'), ['curl evil', 'f']);
+    assert.deepEqual(texts('(cd x && make) ; { ls; }'), ['cd x', 'make', 'ls']);
+    assert.deepEqual(texts('case $x in a) rm a;; esac'), ['rm a']);
+  });
+
+  it('looks behind sh -c, eval and wrappers such as sudo and env', () => {
+    assert.deepEqual(texts('bash -c "npm test; rm -rf ~"'), ['bash -c "npm test; rm -rf ~"', 'npm test', 'rm -rf ~']);
+    assert.deepEqual(texts("eval 'ls; rm x'"), ["eval 'ls; rm x'", 'ls', 'rm x']);
+    assert.deepEqual(texts('sudo -u root rm x'), ['sudo -u root rm x', 'rm x']);
+    assert.deepEqual(texts('env A=1 timeout 5 rm x'), ['env A=1 timeout 5 rm x', 'timeout 5 rm x', 'rm x']);
+  });
+
+  it('marks words known only at run time', () => {
+    const split = splitCommand('git "st"atus $X *.ts ~/x');
+    assert.ok(split.ok);
+    const words = (split.parts[0] as Extract<CommandPart, { kind: 'command' }>).words;
+    assert.deepEqual(words.map((word) => [word.value, word.literal]), [['git', true], ['status', true], ['$X', false], ['*.ts', false], ['~/x', false]]);
+  });
+
+  it('returns a value, never a throw, for what it cannot parse', () => {
+    for (const command of ['echo "unterminated', 'if true; then', 'bash -c "$SCRIPT"', 'eval "$CODE"', '', 'x'.repeat(200_000)]) {
+      const split = splitCommand(command);
+      assert.equal(split.ok, false, JSON.stringify(command.slice(0, 40)));
+    }
+  });
+});
