@@ -5,12 +5,15 @@ import { BackgroundShells } from './backgroundShells';
 import { createBashTool } from './bash';
 import { createBashOutputTool } from './bashOutput';
 import { createEditTool } from './edit';
+import { createGlobTool } from './glob';
+import { createGrepTool } from './grep';
 import { createKillBashTool } from './killBash';
 import type { BuiltinToolsOptions } from './options';
 import { defaultProcessSupervisor, type ProcessSupervisor } from './processTree';
 import { createReadTool } from './read';
 import { createWriteTool } from './write';
 
+export { findRipgrep, findVsCodeRipgrep } from './ripgrep';
 export { ProcessSupervisor, defaultProcessSupervisor } from './processTree';
 export type { BackgroundTaskHost, BuiltinToolsOptions, WebFetchOptions } from './options';
 
@@ -22,6 +25,8 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefin
     createReadTool(),
     createWriteTool(),
     createEditTool(),
+    createGlobTool(),
+    createGrepTool({ rgPath: options.rgPath }),
     createBashTool({ options, supervisor, background }),
     createBashOutputTool(background),
     createKillBashTool(background),
