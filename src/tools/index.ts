@@ -11,9 +11,12 @@ import { createKillBashTool } from './killBash';
 import type { BuiltinToolsOptions } from './options';
 import { defaultProcessSupervisor, type ProcessSupervisor } from './processTree';
 import { createReadTool } from './read';
+import { createTodoWriteTool, TodoStore } from './todoWrite';
+import { createWebFetchTool } from './webFetch';
 import { createWriteTool } from './write';
 
 export { findRipgrep, findVsCodeRipgrep } from './ripgrep';
+export { TodoStore, type Todo } from './todoWrite';
 export { ProcessSupervisor, defaultProcessSupervisor } from './processTree';
 export type { BackgroundTaskHost, BuiltinToolsOptions, WebFetchOptions } from './options';
 
@@ -28,6 +31,8 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefin
     createGlobTool(),
     createGrepTool({ rgPath: options.rgPath }),
     createBashTool({ options, supervisor, background }),
+    createWebFetchTool(options.fetch),
+    createTodoWriteTool(options.todos ?? new TodoStore()),
     createBashOutputTool(background),
     createKillBashTool(background),
   ];

@@ -1,6 +1,7 @@
 // What the composition root (extension or CLI) hands the built-in tools.
 import type { ExternalBackgroundTask, TrackedTask } from '../executor/backgroundTasks';
 import type { ProcessSupervisor } from './processTree';
+import type { TodoStore } from './todoWrite';
 
 /**
  * The executor's background-task registry as the tools need it; a `ToolExecutor` is one.
@@ -38,4 +39,6 @@ export interface BuiltinToolsOptions {
   readonly fetch?: WebFetchOptions;
   /** Owns the shell processes; `dispose()` it on deactivation to kill what still runs. @default `defaultProcessSupervisor` */
   readonly supervisor?: ProcessSupervisor;
+  /** Where TodoWrite keeps each session's list (a UI may read it). @default a new in-memory store */
+  readonly todos?: TodoStore;
 }
