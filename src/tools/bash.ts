@@ -61,6 +61,7 @@ export function createBashTool(deps: BashDeps): ToolDefinition<BashInput, BashDa
     sideEffectScope: 'external',
     timeout: { defaultMs: BASH_DEFAULT_TIMEOUT_MS, maxMs: BASH_MAX_TIMEOUT_MS, allowCallOverride: true, cleanupGraceMs: BASH_CLEANUP_GRACE_MS },
     resultBudget: { maxModelBytes: BASH_MAX_MODEL_BYTES, strategy: 'artifact' },
+    permissionSubject: (input) => ({ kind: 'command', command: input.command }),
     prepareApproval: (input) => ({
       preview: {
         title: input.description ? `Run: ${input.description}` : 'Run a shell command',

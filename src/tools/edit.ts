@@ -39,6 +39,7 @@ export function createEditTool(): ToolDefinition<EditInput, FileChangeData> {
     concurrentSafe: false,
     sideEffectScope: 'workspace',
     resolveInput: (input) => normalisePathField(input),
+    permissionSubject: (input) => ({ kind: 'path', path: input.path ?? '', access: 'write' }),
     prepareApproval: (input) => ({
       preview: {
         title: `Edit ${input.path}${input.replace_all ? ' (every occurrence)' : ''}`,

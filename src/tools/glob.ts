@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
+import { globBase } from '../executor/policy/subjects';
 import { GitIgnoreFilter } from './gitignore';
 import { resolveToolPath } from './paths';
 
@@ -31,6 +32,8 @@ export function createGlobTool(): ToolDefinition<GlobInput, GlobData> {
     readOnly: true,
     concurrentSafe: true,
     sideEffectScope: 'none',
+    // A pattern reaches as far as its static base (`../../**` reads outside the folder).
+    permissionSubject: (input) => ({ kind: 'path', path: globBase(input.pattern, input.path), access: 'read' }),
     handler: (input, ctx) => findFiles(input, ctx),
   };
 }

@@ -55,6 +55,7 @@ export function createGrepTool(options: { rgPath?: string }): ToolDefinition<Gre
     concurrentSafe: true,
     sideEffectScope: 'none',
     timeout: { defaultMs: GREP_TIMEOUT_MS },
+    permissionSubject: (input) => ({ kind: 'path', path: input.path ?? '.', access: 'read' }),
     handler: (input, ctx) => search(input, ctx, options.rgPath),
   };
 }

@@ -54,6 +54,7 @@ export function createReadTool(): ToolDefinition<ReadInput, ReadData> {
     // Read bounds itself; a persisted Read result would only point back at a file to Read.
     resultBudget: { maxModelBytes: READ_MAX_OUTPUT_BYTES, strategy: 'truncate' },
     resolveInput: (input) => normalisePathField(input),
+    permissionSubject: (input) => ({ kind: 'path', path: input.path ?? '', access: 'read' }),
     handler: (input, ctx) => withFsErrors('read', () => input.path ?? '', () => readFile(input, ctx)),
   };
 }

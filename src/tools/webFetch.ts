@@ -54,6 +54,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): ToolDefinitio
     sideEffectScope: 'external',
     timeout: { defaultMs: timeoutMs, cleanupGraceMs: WEBFETCH_CLEANUP_GRACE_MS },
     resultBudget: { maxModelBytes: WEBFETCH_MAX_MODEL_BYTES, strategy: 'artifact' },
+    permissionSubject: (input) => ({ kind: 'url', url: input.url }),
     prepareApproval: (input) => ({ preview: { title: `Fetch ${hostOf(input.url)}`, detail: input.url } }),
     handler: (input, ctx) => fetchUrl(input, ctx, timeoutMs, options.userAgent ?? 'agent-tool-executor'),
   };

@@ -38,6 +38,7 @@ export function createWriteTool(): ToolDefinition<WriteInput, FileChangeData> {
     concurrentSafe: false,
     sideEffectScope: 'workspace',
     resolveInput: (input) => normalisePathField(input),
+    permissionSubject: (input) => ({ kind: 'path', path: input.path ?? '', access: 'write' }),
     prepareApproval: (input) => ({
       preview: {
         title: `Write ${input.path}`,

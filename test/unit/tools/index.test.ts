@@ -43,6 +43,30 @@ describe('built-in tools', () => {
     assert.ok(createBuiltinTools().every((tool) => !tool.destructive));
   });
 
+  it('names what each call touches, for permission rules', () => {
+    const tools = Object.fromEntries(createBuiltinTools().map((tool) => [tool.name, tool]));
+    const subject = (name: string, input: unknown) => tools[name]!.permissionSubject?.(input);
+    assert.deepEqual(subject('Read', { path: 'a.txt' }), { kind: 'path', path: 'a.txt', access: 'read' });
+    assert.deepEqual(subject('Write', { path: 'a.txt', content: '' }), { kind: 'path', path: 'a.txt', access: 'write' });
+    assert.deepEqual(subject('Edit', { path: 'a.txt', old_string: 'a', new_string: 'b' }), { kind: 'path', path: 'a.txt', access: 'write' });
+    assert.deepEqual(subject('Glob', { pattern: '../../**/*.ts' }), { kind: 'path', path: '../..', access: 'read' });
+    assert.deepEqual(subject('Grep', { pattern: 'x', path: 'src' }), { kind: 'path', path: 'src', access: 'read' });
+    assert.deepEqual(subject('Bash', { command: 'ls' }), { kind: 'command', command: 'ls' });
+    assert.deepEqual(subject('WebFetch', { url: 'https://example.com' }), { kind: 'url', url: 'https://example.com' });
+    assert.equal(subject('TodoWrite', { todos: [] }), undefined);
+  });
+
+  it('in the default mode, reads run and writes ask (denied here: no approval client), with file_path normalised first', async () => {
+    await ws.dispose();
+    ws = makeWorkspace({ executor: { permissionPolicy: undefined } });
+    ws.write('a.txt', 'alpha');
+    const read = await ws.run('Read', { file_path: 'a.txt' });
+    assert.equal(read.isError, false);
+    const write = await ws.run('Write', { file_path: 'a.txt', content: 'x' });
+    assert.equal(write.errorKind, 'permission');
+    assert.equal(ws.read('a.txt'), 'alpha');
+  });
+
   it('groups a batch of all eight tools as the rules of spec §2 say', () => {
     const calls = EIGHT.map((name, index) => ({ id: `c${index}`, name, input: {} }));
     const groups = ws.executor.schedule(calls).map((group) => ({ parallel: group.parallel, names: group.calls.map((call) => call.name) }));
