@@ -13,7 +13,9 @@ describe('README tool table', () => {
     assert.ok(readme.includes('## Built-in tools'), 'README.md has a "Built-in tools" section');
     const missing: string[] = [];
     const toolsOut = path.join(ROOT, 'out', 'src', 'tools');
-    for (const file of fs.readdirSync(toolsOut).filter((name) => name.endsWith('.js'))) {
+    // From the sources, so a stale compiled file of a deleted source does not count.
+    const sources = fs.readdirSync(path.join(ROOT, 'src', 'tools')).filter((name) => name.endsWith('.ts'));
+    for (const file of sources.map((name) => name.replace(/\.ts$/, '.js'))) {
       const exports = require(path.join(toolsOut, file)) as Record<string, unknown>;
       for (const [name, value] of Object.entries(exports)) {
         if (/^[A-Z][A-Z0-9_]+$/.test(name) && typeof value === 'number' && !section.includes(`\`${name}\``)) missing.push(`${file}: ${name}`);
