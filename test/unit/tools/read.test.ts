@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { ArtifactStore } from '../../../src/executor/ports/artifactStore';
+import { NodeArtifactStore } from '../../../src/node/artifacts/nodeArtifactStore';
 import { READ_DEFAULT_LIMIT_LINES, READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_BYTES } from '../../../src/tools/read';
 import { makeWorkspace, type Workspace } from './helpers';
 
@@ -137,6 +140,24 @@ describe('Read', () => {
     assert.equal(result.modelContent, '     2\tpersisted 2');
     const unknown = await ws.run('Read', { path: 'executor-artifact://s/nope' });
     assert.match(unknown.modelContent, /unknown artifact executor-artifact:\/\/s\/nope/);
+  });
+
+  it('pages through a result that Bash persisted, by URI and by saved path', async () => {
+    await ws.dispose();
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tools-artifacts-'));
+    ws = makeWorkspace({ executor: { artifactStore: new NodeArtifactStore({ root }) } });
+    try {
+      const bash = await ws.run('Bash', { command: 'seq 1 200000' });
+      assert.equal(bash.strategy, 'artifact');
+      const uri = bash.artifact!.uri;
+      assert.ok(bash.modelContent.includes(bash.artifact!.path));
+      const byUri = await ws.run('Read', { path: uri, offset: 150000, limit: 2 });
+      assert.equal(byUri.modelContent.split('\n').slice(0, 2).join('\n'), '150000\t150000\n150001\t150001');
+      const byPath = await ws.run('Read', { path: bash.artifact!.path, offset: 200000 });
+      assert.match(byPath.modelContent, /^200000\t200000/);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('is cancelled before it starts when the turn is already aborted', async () => {
