@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { GREP_MAX_CONTENT_LINES } from '../../../src/tools/grep';
 import { findRipgrep, findVsCodeRipgrep } from '../../../src/tools/ripgrep';
 import { makeWorkspace, type Workspace } from './helpers';
+import { until } from './processes';
 
 describe('Grep', () => {
   let ws: Workspace;
@@ -86,6 +89,32 @@ describe('Grep', () => {
     const result = await ws.run('Grep', { pattern: 'x' });
     assert.equal(result.isError, true);
     assert.match(result.modelContent, /Grep cannot run: the configured ripgrep \/nonexistent\/rg does not exist\. Install ripgrep \(Debian\/Ubuntu: apt-get install ripgrep/);
+  });
+
+  it('stops ripgrep when the call is cancelled while it runs', async () => {
+    const fifo = ws.file(`blocked-${process.pid}-${Date.now()}.fifo`);
+    execFileSync('mkfifo', [fifo]);
+    const rgReading = () =>
+      fs.readdirSync('/proc').some((pid) => {
+        try {
+          return /^\d+$/.test(pid) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path.basename(fifo));
+        } catch {
+          return false;
+        }
+      });
+    const controller = new AbortController();
+    // ripgrep blocks opening a named pipe nobody writes to.
+    const running = ws.run('Grep', { pattern: 'x', path: fifo }, controller.signal);
+    try {
+      await until(rgReading);
+      controller.abort();
+      const result = await running;
+      assert.equal(result.errorKind, 'cancelled');
+      await until(() => !rgReading());
+    } finally {
+      // Should the kill have failed, a writer that opens and closes the pipe lets ripgrep finish.
+      if (rgReading()) fs.closeSync(fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+    }
   });
 
   it('finds the rg VS Code ships under its appRoot', () => {
