@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { makeWorkspace, type Workspace } from './helpers';
+import { until } from './processes';
 
 /** A 1×1 transparent PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
@@ -12,6 +13,7 @@ describe('WebFetch (against a real server on 127.0.0.1)', () => {
   let base: string;
   let port: number;
   const hits: string[] = [];
+  let hangingClosed = 0;
   let ws: Workspace;
 
   before(async () => {
@@ -63,6 +65,7 @@ describe('WebFetch (against a real server on 127.0.0.1)', () => {
           return;
         case '/hang':
           // Never answers; the connection is closed when the server stops.
+          req.socket.once('close', () => hangingClosed++);
           return;
       }
       res.writeHead(500);
@@ -146,6 +149,18 @@ describe('WebFetch (against a real server on 127.0.0.1)', () => {
     const result = await ws.run('WebFetch', { url: `${base}/hang` });
     assert.equal(result.isError, true);
     assert.equal(result.modelContent, `<tool_use_error>WebFetch timed out after 300ms fetching ${base}/hang.</tool_use_error>`);
+  });
+
+  it('closes the connection when the call is cancelled while it waits', async () => {
+    const before = hangingClosed;
+    const controller = new AbortController();
+    await ws.dispose();
+    ws = makeWorkspace();
+    const running = ws.run('WebFetch', { url: `${base}/hang` }, controller.signal);
+    await until(() => hits.includes(`127.0.0.1:${port}/hang`));
+    controller.abort();
+    assert.equal((await running).errorKind, 'cancelled');
+    await until(() => hangingClosed === before + 1);
   });
 
   it('refuses other schemes and invalid URLs, and reports a refused connection', async () => {
