@@ -72,6 +72,16 @@ export function looksBinary(head: Uint8Array): boolean {
   return sample.length > 0 && control / sample.length > 0.1;
 }
 
+/** Whether a file's first bytes are UTF-8 (a character cut at the end of the sample is fine). */
+export function headIsUtf8(head: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** CRLF when at least half the line breaks are `\r\n`. */
 export function detectEol(text: string): '\n' | '\r\n' {
   let lf = 0;

@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { MediaPart, ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
 import { formatBytes, headWithinChars, utf8Bytes } from '../executor/text';
-import { BINARY_SNIFF_BYTES, decodeText, looksBinary } from './fileText';
+import { BINARY_SNIFF_BYTES, decodeText, headIsUtf8, looksBinary } from './fileText';
 import { describeBinary, imageMimeType } from './fileKinds';
 import { withFsErrors } from './fsErrors';
 import { normalisePathField, resolveToolPath } from './paths';
@@ -113,7 +113,8 @@ interface Page {
 async function readLines(file: string, head: Uint8Array, size: number, start: number, limit: number, signal: AbortSignal): Promise<Page> {
   const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
   const source = utf16 ? [decodeText(await fs.readFile(file, { signal })).text] : undefined;
-  const stream = source ? undefined : createReadStream(file, { encoding: 'utf8' });
+  // Bytes that are not UTF-8 are shown as Latin-1 (as Edit reads them), not as replacement characters.
+  const stream = source ? undefined : createReadStream(file, { encoding: headIsUtf8(head) ? 'utf8' : 'latin1' });
   const onAbort = () => stream?.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
   signal.addEventListener('abort', onAbort, { once: true });
   const lines: string[] = [];

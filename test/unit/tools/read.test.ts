@@ -67,6 +67,12 @@ describe('Read', () => {
     assert.equal(result.modelContent, '     1\tone\n     2\ttwo');
   });
 
+  it('shows a Latin-1 file as Latin-1, not as replacement characters', async () => {
+    ws.write('latin.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    const result = await ws.run('Read', { path: 'latin.txt' });
+    assert.equal(result.modelContent, '     1\tcafé');
+  });
+
   it('normalises file_path to path in resolveInput, so the handler and events see path', async () => {
     ws.write('a.txt', 'alpha');
     const started: unknown[] = [];
