@@ -148,7 +148,8 @@ async function readLines(file: string, head: Uint8Array, size: number, start: nu
     signal.removeEventListener('abort', onAbort);
     stream?.destroy();
   }
-  return { lines, totalLines: countRest ? lineNo : undefined, hasMore, stoppedAtBytes };
+  // At the end of the file the count is exact whatever its size.
+  return { lines, totalLines: countRest || !hasMore ? lineNo : undefined, hasMore, stoppedAtBytes };
 }
 
 function* splitLines(text: string): Generator<string> {
