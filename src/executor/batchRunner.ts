@@ -16,6 +16,8 @@ export interface BatchOptions {
   readonly offeredTools?: ReadonlySet<string>;
   /** Overrides the executor's concurrency for this batch. */
   readonly maxConcurrency?: number;
+  /** Total budget of all model contents of the batch (spec §7); overrides the executor's. */
+  readonly maxTotalResultBytes?: number;
 }
 
 /** Runs the groups one after another; returns one result per call, in schedule order. */

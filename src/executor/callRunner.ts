@@ -11,6 +11,7 @@ import { lookup } from './stages/lookup';
 import { permission } from './stages/permission';
 import { postToolUseHooks } from './stages/postToolUseHooks';
 import { preToolUseHooks } from './stages/preToolUseHooks';
+import { recordCall } from './stages/record';
 import { redact } from './stages/redact';
 import { resolveInput } from './stages/resolveInput';
 import { serialize } from './stages/serialize';
@@ -36,8 +37,10 @@ export async function runCall(call: ToolCall, deps: ExecutorDeps, options: CallO
   await serialize(state, deps);
   // 13. PostToolUse / PostToolUseFailure hooks and their additional context.
   await postToolUseHooks(state, deps);
-  // 14. Events, telemetry, log.
-  return finish(state, deps);
+  // 14. Events, telemetry, log; then the session record.
+  const result = finish(state, deps);
+  await recordCall(state, deps, result);
+  return result;
 }
 
 async function runStages(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {

@@ -10,6 +10,7 @@ import type { HookSource } from './ports/hooks';
 import type { Logger } from './ports/logger';
 import type { PermissionDecision, PermissionPolicy } from './ports/permissionPolicy';
 import type { Redactor } from './ports/redactor';
+import type { SessionRecorder } from './ports/sessionRecorder';
 import type { Span, Telemetry } from './ports/telemetry';
 import type { SnapshotSession, WorkspaceSnapshotter } from './ports/workspaceSnapshotter';
 import type { OutputCollector } from './results/outputStream';
@@ -27,6 +28,8 @@ export interface ExecutorDeps {
   readonly snapshotter?: WorkspaceSnapshotter;
   readonly redactor: Redactor;
   readonly artifactStore?: ArtifactStore;
+  /** One JSONL entry per call, enough to replay the session. */
+  readonly sessionRecorder?: SessionRecorder;
   readonly telemetry: Telemetry;
   readonly logger: Logger;
   readonly admissionGate: AdmissionGate;

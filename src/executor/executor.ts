@@ -11,7 +11,7 @@ import { EventEmitter, type ExecutorEvent, type ExecutorEventListener } from './
 import { InMemoryFileLedger } from './fileLedger';
 import { combineHookSources, HookRegistry } from './hookChain';
 import { openAdmissionGate } from './limiter';
-import { ModePolicy } from './modePolicy';
+import { RulesPolicy } from './policy/rulesPolicy';
 import type { AdmissionGate } from './ports/admissionGate';
 import type { ApprovalClient } from './ports/approvalClient';
 import type { ArtifactStore } from './ports/artifactStore';
@@ -19,7 +19,10 @@ import type { HookSource } from './ports/hooks';
 import { nullLogger, type Logger } from './ports/logger';
 import type { PermissionPolicy } from './ports/permissionPolicy';
 import { noRedaction, type Redactor } from './ports/redactor';
+import type { SessionRecorder } from './ports/sessionRecorder';
 import type { Telemetry } from './ports/telemetry';
+import { applyTotalBudget } from './results/batchBudget';
+import { redactingLogger } from './results/redaction/redactingLogger';
 import type { WorkspaceSnapshotter } from './ports/workspaceSnapshotter';
 import { ToolRegistry } from './registry';
 import type { ToolCallResult } from './result';
@@ -32,7 +35,7 @@ export interface ExecutorOptions {
   readonly registry?: ToolRegistry;
   /** @default a random UUID */
   readonly sessionId?: string;
-  /** @default `new ModePolicy('default')` */
+  /** @default `new RulesPolicy()`: default mode, no rules (paths, sensitive files and session approvals still apply) */
   readonly permissionPolicy?: PermissionPolicy;
   /** Absent: every ask is denied with `No permission client configured`. */
   readonly approvalClient?: ApprovalClient;
@@ -41,6 +44,8 @@ export interface ExecutorOptions {
   readonly snapshotter?: WorkspaceSnapshotter;
   readonly redactor?: Redactor;
   readonly artifactStore?: ArtifactStore;
+  /** One JSONL entry per call (see `results/sessionRecord.ts`). */
+  readonly sessionRecorder?: SessionRecorder;
   readonly telemetry?: Telemetry;
   readonly logger?: Logger;
   readonly admissionGate?: AdmissionGate;
@@ -51,6 +56,8 @@ export interface ExecutorOptions {
   readonly maxConcurrency?: number;
   /** Budget of tools that declare none. @default 262144 */
   readonly maxModelBytes?: number;
+  /** Total budget of all model contents of one batch (spec §7). @default undefined (none) */
+  readonly maxTotalResultBytes?: number;
   /** @default undefined (wait as long as the turn lasts) */
   readonly approvalTimeoutMs?: number;
 }
@@ -64,13 +71,17 @@ export class ToolExecutor {
   private readonly events: EventEmitter<ExecutorEvent>;
   private readonly deps: ExecutorDeps;
   private readonly maxConcurrency: number;
+  private readonly maxTotalResultBytes: number | undefined;
 
   constructor(options: ExecutorOptions) {
-    const logger = options.logger ?? nullLogger;
+    const redactor = options.redactor ?? noRedaction;
+    // Logs are a fork of the result too: secrets are masked there as well (spec §6).
+    const logger = redactingLogger(options.logger ?? nullLogger, redactor);
     this.events = new EventEmitter((error) => logger.error('executor.listener_failed', { error: String(error) }));
     this.registry = options.registry ?? new ToolRegistry();
     this.sessionId = options.sessionId ?? randomUUID();
     this.maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+    this.maxTotalResultBytes = options.maxTotalResultBytes;
     this.backgroundTasks = new BackgroundTasks((task) =>
       this.events.emit(
         task.status === 'running'
@@ -82,12 +93,13 @@ export class ToolExecutor {
       registry: this.registry,
       sessionId: this.sessionId,
       workspaceFolders: options.workspaceFolders,
-      permissionPolicy: options.permissionPolicy ?? new ModePolicy('default'),
+      permissionPolicy: options.permissionPolicy ?? new RulesPolicy(),
       approvalClient: options.approvalClient,
       hooks: options.hooks ? combineHookSources(this.hooks, options.hooks) : this.hooks,
       snapshotter: options.snapshotter,
-      redactor: options.redactor ?? noRedaction,
+      redactor,
       artifactStore: options.artifactStore,
+      sessionRecorder: options.sessionRecorder,
       telemetry: options.telemetry ?? noTelemetry,
       logger,
       admissionGate: options.admissionGate ?? openAdmissionGate,
@@ -124,8 +136,9 @@ export class ToolExecutor {
   }
 
   /** Runs a precomputed schedule group by group, emitting group start/end events. */
-  executeSchedule(groups: readonly ScheduleGroup[], options: BatchOptions = {}): Promise<ToolCallResult[]> {
-    return runSchedule(groups, this.deps, options.maxConcurrency ?? this.maxConcurrency, options);
+  async executeSchedule(groups: readonly ScheduleGroup[], options: BatchOptions = {}): Promise<ToolCallResult[]> {
+    const results = await runSchedule(groups, this.deps, options.maxConcurrency ?? this.maxConcurrency, options);
+    return applyTotalBudget(results, options.maxTotalResultBytes ?? this.maxTotalResultBytes);
   }
 
   /** Whether a call may start while the model is still streaming (spec §2 early dispatch). */

@@ -1,0 +1,103 @@
+// The session record format (issue 5): one JSON object per line. Successes keep their text (or the
+// artifact holding it), display and metadata; failures also keep the exact model content sent, so a
+// session can be replayed. Media parts are stored as artifacts and referenced. Everything in it is
+// redacted: the result was redacted before it forked, and the input is redacted here.
+import type { ToolDisplay } from '../contract';
+import type { Redactor } from '../ports/redactor';
+import type { ArtifactRef, BudgetStrategy, CallTiming, ErrorKind, PermissionRecord, ToolCallResult, WorkspaceChange } from '../result';
+
+/** Bumped when an entry's shape changes incompatibly. */
+export const SESSION_RECORD_VERSION = 1;
+
+export interface SessionHeaderEntry {
+  readonly type: 'session';
+  readonly version: number;
+  readonly sessionId: string;
+  readonly startedAt: string;
+  readonly workspaceFolders: readonly string[];
+}
+
+export interface MediaReference {
+  readonly kind: 'image';
+  readonly mimeType: string;
+  readonly bytes: number;
+  readonly artifact?: ArtifactRef;
+  /** Why the part could not be stored. */
+  readonly error?: string;
+}
+
+export interface CallRecordEntry {
+  readonly type: 'call';
+  readonly version: number;
+  readonly sessionId: string;
+  readonly at: string;
+  readonly callId: string;
+  readonly name: string;
+  readonly group?: number;
+  /** The resolved input, every string redacted. */
+  readonly input: unknown;
+  readonly isError: boolean;
+  readonly errorKind: ErrorKind | null;
+  /** Exactly what the model received (always kept for failures; kept for successes too, for replay). */
+  readonly modelContent: string;
+  /** The unbudgeted text, unless it lives in `artifact`. */
+  readonly text?: string;
+  readonly display?: ToolDisplay;
+  readonly media?: readonly MediaReference[];
+  readonly metadata: {
+    readonly truncated: boolean;
+    readonly strategy: BudgetStrategy;
+    readonly originalBytes: number;
+    readonly modelBytes: number;
+    readonly artifact?: ArtifactRef;
+    readonly changes: readonly WorkspaceChange[];
+    readonly stopTurn: boolean;
+    readonly permission: PermissionRecord;
+    readonly timing: CallTiming;
+    readonly failure?: ToolCallResult['failure'];
+  };
+}
+
+export type SessionRecordEntry = SessionHeaderEntry | CallRecordEntry;
+
+/** Builds the entry of one call. `media` are the references of its stored media parts. */
+export function callRecordEntry(sessionId: string, result: ToolCallResult, input: unknown, redactor: Redactor, media?: readonly MediaReference[]): CallRecordEntry {
+  return {
+    type: 'call',
+    version: SESSION_RECORD_VERSION,
+    sessionId,
+    at: new Date().toISOString(),
+    callId: result.callId,
+    name: result.name,
+    group: result.group,
+    input: redactDeep(input, redactor),
+    isError: result.isError,
+    errorKind: result.errorKind,
+    modelContent: result.modelContent,
+    ...(result.artifact && !result.isError ? {} : { text: result.text }),
+    display: result.display,
+    media,
+    metadata: {
+      truncated: result.truncated,
+      strategy: result.strategy,
+      originalBytes: result.originalBytes,
+      modelBytes: result.modelBytes,
+      artifact: result.artifact,
+      changes: result.changes,
+      stopTurn: result.stopTurn,
+      permission: result.permission,
+      timing: result.timing,
+      failure: result.failure,
+    },
+  };
+}
+
+/** Every string of a JSON-like value redacted (keys too); other values as they are. */
+export function redactDeep(value: unknown, redactor: Redactor, depth = 0): unknown {
+  if (typeof value === 'string') return redactor.redact(value);
+  if (value === null || typeof value !== 'object' || depth > 64) return value;
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redactor, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[redactor.redact(key)] = redactDeep(item, redactor, depth + 1);
+  return out;
+}
