@@ -60,6 +60,7 @@ export class ProcessSupervisor {
       kill: () => (killing ??= this.track(killTree(pid))),
     };
     this.live.add(tree);
+    killOnExit(this.live);
     const forget = () => {
       void (killing ?? Promise.resolve()).then(() => this.live.delete(tree));
     };
@@ -77,6 +78,7 @@ export class ProcessSupervisor {
   async dispose(): Promise<void> {
     await Promise.allSettled([...this.live].map((tree) => tree.kill()));
     await this.idle();
+    liveSets.delete(this.live);
   }
 
   /** Holds `work` (a running call) so `idle()` waits for it; returns it unchanged. */
@@ -89,6 +91,31 @@ export class ProcessSupervisor {
     void work.finally(() => this.pending.delete(work)).catch(() => {});
     return work;
   }
+}
+
+/** Live trees of every supervisor, killed if the host process exits while they run. */
+const liveSets = new Set<ReadonlySet<ProcessTree>>();
+let exitHookInstalled = false;
+
+/**
+ * Trees live in their own process groups, so they would outlive the host: on `exit` (the only moment left,
+ * synchronous) each group gets SIGKILL. A host killed by a signal it does not handle cannot do this.
+ */
+function killOnExit(live: ReadonlySet<ProcessTree>): void {
+  liveSets.add(live);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const set of liveSets) {
+      for (const tree of set) {
+        try {
+          process.kill(isWindows ? tree.pid : -tree.pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+    }
+  });
 }
 
 /** The process-wide supervisor the built-in tools use unless given another. */

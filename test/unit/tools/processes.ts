@@ -28,3 +28,15 @@ export function countProcesses(marker: string): number {
 export async function until(check: () => boolean | Promise<boolean>): Promise<void> {
   while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
 }
+
+/** Test hygiene: SIGKILLs any `sleep MARKER` still alive (used only when an assertion already failed). */
+export function killMarked(marker: string): void {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim() === `sleep ${marker}`) process.kill(Number(entry), 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
+}
