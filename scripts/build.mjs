@@ -8,8 +8,14 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
+// Some dependencies ship only ES modules that read `import.meta.url` (tinyglobby's fdir calls
+// createRequire with it); in a CommonJS bundle esbuild leaves it undefined, so point it at the bundle.
+const IMPORT_META_URL_SHIM = "var __import_meta_url = require('node:url').pathToFileURL(__filename).href;";
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
+  banner: { js: IMPORT_META_URL_SHIM },
+  define: { 'import.meta.url': '__import_meta_url' },
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -26,8 +32,8 @@ const targets = [
     ...common,
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
-    banner: { js: '#!/usr/bin/env node' },
-    define: { TOOL_EXEC_VERSION: JSON.stringify(version) },
+    banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL_SHIM}` },
+    define: { ...common.define, TOOL_EXEC_VERSION: JSON.stringify(version) },
     // Keep `import()` of --tools modules a real dynamic import (ES modules), not a require.
     supported: { 'dynamic-import': true },
   },
