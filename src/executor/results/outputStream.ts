@@ -53,6 +53,7 @@ export class OutputCollector implements ToolOutputStream {
   private totalChars = 0;
   private totalBytes = 0;
   private newlines = 0;
+  private endsWithNewline = false;
   private writer: Promise<ArtifactWriter> | undefined;
   private writing: Promise<void> = Promise.resolve();
   private unwrittenChars = 0;
@@ -81,7 +82,7 @@ export class OutputCollector implements ToolOutputStream {
   /** Closes the stream, appends the (already redacted) trailer and settles the artifact. */
   async finish(trailer: string): Promise<CollectedOutput> {
     this.close();
-    if (trailer) this.accept(this.totalChars > 0 ? `\n${trailer}` : trailer);
+    if (trailer) this.accept(this.totalChars > 0 && !this.endsWithNewline ? `\n${trailer}` : trailer);
     const options = this.config.options;
     if (this.whole) return { kind: 'whole', text: this.whole.join(''), end: this.endInfo, options };
     let artifact: ArtifactRef | undefined;
@@ -126,6 +127,7 @@ export class OutputCollector implements ToolOutputStream {
     this.totalChars += text.length;
     this.totalBytes += Buffer.byteLength(text);
     this.newlines += countNewlines(text);
+    this.endsWithNewline = text.endsWith('\n');
     if (this.head.length < this.config.headChars) this.head += text.slice(0, this.config.headChars - this.head.length);
     this.tail.push(text);
     if (this.whole) {

@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { MAX_ENVELOPE_BYTES } from '../../../../src/executor/budget';
+import type { ToolContext, ToolDefinition } from '../../../../src/executor/contract';
+import type { ArtifactStore } from '../../../../src/executor/ports/artifactStore';
+import { BASH_OUTPUT_MAX_BYTES } from '../../../../src/executor/results/displays/bashOutput';
+import { createRedactor } from '../../../../src/executor/results/redaction/redactor';
+import { NodeArtifactStore } from '../../../../src/node/artifacts/nodeArtifactStore';
+import { ModePolicy } from '../../../../src/executor/modePolicy';
+import { makeExecutor as makeBaseExecutor, tool } from '../fixtures';
+
+const makeExecutor: typeof makeBaseExecutor = (tools, options = {}) =>
+  makeBaseExecutor(tools, { permissionPolicy: new ModePolicy('bypass'), ...options });
+import { plantedText, PLANTED } from './secrets';
+
+const roots: string[] = [];
+function artifactStore(): NodeArtifactStore {
+  const root = mkdtempSync(path.join(tmpdir(), 'stream-'));
+  roots.push(root);
+  return new NodeArtifactStore({ root });
+}
+after(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+/** A Bash-like tool: streams `lines` numbered lines in chunks of `chunkLines`, then returns `trailer`. */
+function streamer(name: string, lines: number, options: { chunkLines?: number; trailer?: string; secretEvery?: number; budget?: number } = {}): ToolDefinition {
+  return tool(name, {
+    readOnly: false,
+    sideEffectScope: 'workspace',
+    resultBudget: { maxModelBytes: options.budget ?? 30_000, strategy: 'artifact' },
+    handler: async (_input: unknown, ctx: ToolContext) => {
+      const stream = ctx.openOutputStream({ display: 'bash_output' });
+      const chunkLines = options.chunkLines ?? 1000;
+      for (let start = 0; start < lines; start += chunkLines) {
+        let chunk = '';
+        for (let line = start; line < Math.min(lines, start + chunkLines); line++) {
+          chunk += options.secretEvery && line % options.secretEvery === 0 ? `${plantedText()}\n` : `line ${line} of the build\n`;
+        }
+        // Bytes, cut in the middle of the chunk, to split lines and secrets across writes.
+        const bytes = Buffer.from(chunk);
+        await stream.write(bytes.subarray(0, bytes.length >> 1));
+        await stream.write(bytes.subarray(bytes.length >> 1));
+      }
+      stream.close({ exitCode: 0 });
+      return { content: options.trailer ?? '' };
+    },
+  });
+}
+
+describe('streamed output', () => {
+  it('is persisted whole (redacted) when past the spill size, and the model gets the envelope', async () => {
+    const store = artifactStore();
+    const { executor } = makeExecutor([streamer('Bash', 200_000, { secretEvery: 5000, trailer: 'Exit code: 0' })], {
+      artifactStore: store,
+      redactor: createRedactor(),
+    });
+    const result = await executor.execute({ id: 'b1', name: 'Bash', input: {} });
+    assert.equal(result.isError, false);
+    assert.equal(result.strategy, 'artifact');
+    assert.ok(result.artifact);
+    const saved = readFileSync(result.artifact.path, 'utf8');
+    assert.ok(saved.startsWith('line 0 of the build\n') === false); // line 0 carries the planted secrets
+    assert.ok(saved.endsWith('line 199999 of the build\nExit code: 0'), saved.slice(-80));
+    for (const { secret } of PLANTED) {
+      assert.ok(!saved.includes(secret), `artifact leaks ${secret}`);
+      assert.ok(!result.modelContent.includes(secret), `model content leaks ${secret}`);
+      assert.ok(!JSON.stringify(result.display).includes(secret), `display leaks ${secret}`);
+    }
+    assert.equal(result.originalBytes, Buffer.byteLength(saved));
+    assert.match(result.modelContent, /^<persisted-output>\nResult too large \(\d+ chars, [\d.]+ MB\)\. Full output was saved to: /);
+    assert.ok(result.modelBytes <= 30_000 + MAX_ENVELOPE_BYTES);
+    assert.equal(result.display?.kind, 'bash_output');
+    if (result.display?.kind === 'bash_output') {
+      assert.ok(Buffer.byteLength(result.display.output) <= BASH_OUTPUT_MAX_BYTES);
+      assert.equal(result.display.truncated, true);
+      assert.equal(result.display.exitCode, 0);
+      assert.ok(result.display.output.endsWith('Exit code: 0'));
+    }
+  });
+
+  it('keeps small streams whole and inline, with no display', async () => {
+    const { executor } = makeExecutor([streamer('Bash', 10, { trailer: 'Exit code: 0' })], { artifactStore: artifactStore() });
+    const result = await executor.execute({ id: 'b2', name: 'Bash', input: {} });
+    assert.equal(result.strategy, 'inline');
+    assert.equal(result.modelContent, `${Array.from({ length: 10 }, (_, i) => `line ${i} of the build`).join('\n')}\nExit code: 0`);
+    assert.equal(result.display, undefined);
+  });
+
+  it('truncates from head, tail and counts when there is no artifact store, with exact line numbers', async () => {
+    const { executor } = makeExecutor([streamer('Bash', 100_000, { budget: 3000 })]);
+    const result = await executor.execute({ id: 'b3', name: 'Bash', input: {} });
+    assert.equal(result.strategy, 'truncate');
+    const marker = /\.\.\.\[truncated (\d+) chars; showing lines 1-(\d+) and (\d+)-(\d+) of (\d+) total; use read with offset=(\d+) to see middle\]\.\.\./.exec(result.modelContent);
+    assert.ok(marker, result.modelContent);
+    assert.equal(marker[5], '100001');
+    assert.equal(Number(marker[6]), Number(marker[2]) + 1);
+    const lines = result.modelContent.split('\n');
+    assert.equal(lines[Number(marker[2]) - 1], `line ${Number(marker[2]) - 1} of the build`);
+    assert.equal(lines.at(-2), 'line 99999 of the build');
+    // The line after the marker is line number marker[3] of the output.
+    const afterMarker = lines[lines.findIndex((line) => line.startsWith('...[truncated')) + 1];
+    assert.equal(afterMarker, `line ${Number(marker[3]) - 1} of the build`);
+    assert.ok(result.modelBytes <= 3000 + MAX_ENVELOPE_BYTES);
+  });
+
+  it('falls back to truncation with a note when the artifact write fails, and the call still succeeds', async () => {
+    const failing: ArtifactStore = {
+      write: () => Promise.reject(new Error('disk full')),
+      openWriter: async () => {
+        let written = 0;
+        return {
+          write: async (text) => {
+            written += text.length;
+            if (written > 100_000) throw new Error('disk full');
+          },
+          close: () => Promise.reject(new Error('not reached')),
+          abort: async () => undefined,
+        };
+      },
+      resolve: () => undefined,
+    };
+    const { executor } = makeExecutor([streamer('Bash', 100_000)], { artifactStore: failing });
+    const result = await executor.execute({ id: 'b4', name: 'Bash', input: {} });
+    assert.equal(result.isError, false);
+    assert.equal(result.strategy, 'truncate');
+    assert.match(result.modelContent, /\[The full output could not be saved: disk full\]$/);
+  });
+
+  it('deletes the partial artifact of a call that failed', async () => {
+    const store = artifactStore();
+    const def = tool('Bash', {
+      readOnly: false,
+      handler: async (_input: unknown, ctx: ToolContext) => {
+        const stream = ctx.openOutputStream();
+        for (let index = 0; index < 100; index++) await stream.write('x'.repeat(10_000) + '\n');
+        throw new Error('boom');
+      },
+    });
+    const { executor } = makeExecutor([def], { artifactStore: store });
+    const result = await executor.execute({ id: 'b5', name: 'Bash', input: {} });
+    assert.equal(result.isError, true);
+    assert.equal(result.modelContent, 'tool Bash crashed: boom');
+    const sessionDir = path.join(store.root, 'artifacts', 'test-session');
+    assert.deepEqual(existsSync(sessionDir) ? readdirSync(sessionDir).filter((name) => name.startsWith('b5-')) : [], []);
+  });
+
+  it('counts bytes and keeps characters whole across byte chunks', async () => {
+    const def = tool('Emoji', {
+      handler: async (_input: unknown, ctx: ToolContext) => {
+        const stream = ctx.openOutputStream();
+        const bytes = Buffer.from('héllo 😀 wörld\n'.repeat(3));
+        for (let index = 0; index < bytes.length; index++) await stream.write(bytes.subarray(index, index + 1));
+        assert.equal(stream.bytesWritten, bytes.length);
+        return { content: '' };
+      },
+    });
+    const { executor } = makeExecutor([def]);
+    const result = await executor.execute({ id: 'e', name: 'Emoji', input: {} });
+    assert.equal(result.modelContent, 'héllo 😀 wörld\n'.repeat(3));
+  });
+
+  it('returns the same stream when opened twice and drops writes after close', async () => {
+    const def = tool('Twice', {
+      handler: async (_input: unknown, ctx: ToolContext) => {
+        const first = ctx.openOutputStream();
+        assert.equal(ctx.openOutputStream(), first);
+        await first.write('kept');
+        first.close();
+        await first.write(' dropped');
+        return { content: '' };
+      },
+    });
+    const { executor } = makeExecutor([def]);
+    assert.equal((await executor.execute({ id: 't', name: 'Twice', input: {} })).modelContent, 'kept');
+  });
+});
