@@ -7,6 +7,7 @@ export * from './registry';
 export * from './scheduler';
 export * from './executor';
 export * from './modePolicy';
+export * from './policy';
 export * from './hookChain';
 export * from './budget';
 export * from './changes';

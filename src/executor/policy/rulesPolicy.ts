@@ -82,7 +82,8 @@ export class RulesPolicy implements PermissionPolicy {
 
   async evaluate(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
     const checks = await this.checksOf(request, signal);
-    const folders = await realFolders([...request.workspaceFolders, ...this.additionalDirectories]);
+    // Only paths are compared with the folders; calls without one touch no file system here.
+    const folders = checks.some((check) => check.kind === 'path') ? await realFolders([...request.workspaceFolders, ...this.additionalDirectories]) : [];
     signal.throwIfAborted();
     const flags = flagsOf(request.tool);
     return combine(checks.map((check) => this.decide(check, request.tool.name, flags, folders)));
