@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { classifySensitive } from '../../../../src/executor/policy/sensitiveFiles';
+
+describe('classifySensitive', () => {
+  it('asks before writing agent memory files and their kin, at any depth and in any case', () => {
+    for (const file of ['/w/AGENTS.md', '/w/pkg/agents.md', '/w/CLAUDE.md', '/w/CLAUDE.local.md', '/w/.github/copilot-instructions.md', '/w/.github/instructions/ts.instructions.md', '/w/.cursorrules', '/w/.cursor/rules/a.mdc', '/w/.windsurfrules', '/w/GEMINI.md']) {
+      assert.equal(classifySensitive(file, 'write')?.category, 'agent-memory', file);
+      assert.equal(classifySensitive(file, 'read'), undefined, file);
+    }
+  });
+
+  it('asks before writing configuration that runs code', () => {
+    for (const file of ['/w/.git/config', '/w/.git/hooks/pre-commit', '/w/.vscode/settings.json', '/w/.vscode/tasks.json', '/w/.claude/settings.json']) {
+      assert.equal(classifySensitive(file, 'write')?.category, 'config', file);
+    }
+    assert.equal(classifySensitive('/w/src/config', 'write'), undefined);
+  });
+
+  it('asks before reading or writing secrets, but not public keys or env templates on read', () => {
+    for (const file of ['/w/.env', '/w/.env.production', '/w/certs/server.pem', '/w/tls.key', '/home/u/.ssh/id_ed25519', '/home/u/.aws/credentials', '/home/u/.netrc']) {
+      assert.equal(classifySensitive(file, 'read')?.category, 'secret', file);
+      assert.equal(classifySensitive(file, 'write')?.category, 'secret', file);
+    }
+    assert.equal(classifySensitive('/home/u/.ssh/id_ed25519.pub', 'read'), undefined);
+    assert.equal(classifySensitive('/w/.env.example', 'read'), undefined);
+    assert.equal(classifySensitive('/w/.env.example', 'write')?.category, 'secret');
+    assert.equal(classifySensitive('/w/src/keyboard.ts', 'read'), undefined);
+  });
+});
