@@ -1,5 +1,7 @@
-// Stage 5 (spec §3.5): rules and mode decide; the PreToolUse decision is laid over it; `alwaysAsk` stays.
+// Stage 5 (spec §3.5): rules and mode decide; the PreToolUse decision is laid over it (`alwaysAsk`
+// stays); then the agent-memory rule: a write to `AGENTS.md` and kin always asks, whatever the policy.
 import type { CallState, ExecutorDeps, StageFailure } from '../callState';
+import { agentMemoryWriteTarget } from '../policy/memoryRule';
 import type { PermissionDecision } from '../ports/permissionPolicy';
 
 export async function permission(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
@@ -22,6 +24,13 @@ export async function permission(state: CallState, deps: ExecutorDeps): Promise<
     decision = { behavior: 'allow', by: 'hook', reason: pre.reason ?? `allowed by PreToolUse hook ${pre.hook}`, rule: pre.hook };
   } else if (pre.decision === 'ask' && decision.behavior === 'allow') {
     decision = { behavior: 'ask', by: 'hook', reason: pre.reason ?? `PreToolUse hook ${pre.hook} asks for confirmation`, rule: pre.hook };
+  }
+  if (decision.behavior !== 'deny' && !decision.forced) {
+    const memory = await agentMemoryWriteTarget(def, state.input, deps.workspaceFolders);
+    state.signal.throwIfAborted();
+    if (memory) {
+      decision = { behavior: 'ask', by: 'rule', rule: 'agent memory file', reason: `${memory} is an agent memory file: writing it always asks`, forced: true };
+    }
   }
   state.permissionDecision = decision;
   // The span says what decided, beyond the outcome and `by` that finish() records.

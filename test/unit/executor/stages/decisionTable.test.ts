@@ -93,3 +93,23 @@ describe('permission decision table: mode × rule × hook × alwaysAsk × sensit
     assert.equal(checked, 4 * 4 * 4 * 2 * 2);
   });
 });
+
+describe('the agent-memory rule of stage 5', () => {
+  let box: Sandbox;
+  before(() => {
+    box = makeSandbox();
+  });
+  after(() => box.dispose());
+
+  it('asks before writing AGENTS.md even under a policy that allows everything, and a hook cannot remove it', async () => {
+    const allowAll = { evaluate: () => ({ behavior: 'allow' as const, by: 'rule' as const, reason: 'allow all' }) };
+    const client = new CountingClient();
+    const { executor } = makeExecutor([WriteTool], { workspaceFolders: [box.ws], permissionPolicy: allowAll, approvalClient: client });
+    executor.hooks.register({ name: 'yes', event: 'PreToolUse', run: () => ({ decision: 'allow' }) });
+    const memory = await executor.execute({ id: 'a', name: 'Write', input: { path: 'docs/../AGENTS.md', content: 'x' } });
+    assert.equal(memory.isError, false);
+    assert.equal(client.calls, 1);
+    await executor.execute({ id: 'b', name: 'Write', input: { path: 'notes.md', content: 'x' } });
+    assert.equal(client.calls, 1, 'an ordinary file is not asked about');
+  });
+});
