@@ -9,19 +9,10 @@ import {
   truncateMiddle,
 } from '../../../src/executor/budget';
 import type { ArtifactRef } from '../../../src/executor/result';
+import { random } from './random';
 
 const printLines = (n: number) => Array.from({ length: n }, (_, i) => `line ${String(i + 1).padStart(4, '0')} of a long build log\n`).join('');
 const ref: ArtifactRef = { uri: 'executor-artifact://s/a.txt', path: '/artifacts/s/a.txt' };
-
-/** A deterministic pseudo-random generator (mulberry32), so property runs are reproducible. */
-export function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function hasLoneSurrogate(text: string): boolean {
   return Buffer.from(text, 'utf8').toString('utf8') !== text;
