@@ -140,4 +140,31 @@ echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"
     const early = await denied.executor.execute({ id: 'b', name: 'Bash', input: { command: 'ls' } });
     assert.equal(early.modelContent, 'PreToolUse hook denied this Bash call: no\n\n[Hook additional context]\n1. try make instead');
   });
+  it('a cancelled call runs PostToolUseFailure hooks with is_interrupt', async () => {
+    const out = path.join(dir, 'failure.json');
+    const hook = script('failure.sh', `cat > "${out}"`);
+    const started = deferred();
+    const slow: ToolDefinition = {
+      ...Bash,
+      name: 'Slow',
+      readOnly: true,
+      sideEffectScope: 'none',
+      handler: (_input: unknown, ctx) =>
+        new Promise((_resolve, reject) => {
+          started.resolve();
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true });
+        }),
+    };
+    const logger = new RecordingLogger();
+    const { executor } = makeExecutor([slow], { workspaceFolders: [dir], logger, hooks: commandHookSource({ PostToolUseFailure: [{ matcher: 'Slow', hooks: [{ type: 'command', command: hook }] }] }, logger) });
+    const turn = new AbortController();
+    const running = executor.execute({ id: 'c', name: 'Slow', input: { command: 'x' } }, { signal: turn.signal });
+    await started.promise;
+    turn.abort();
+    const result = await running;
+    assert.equal(result.errorKind, 'cancelled');
+    const input = JSON.parse(readFileSync(out, 'utf8'));
+    assert.deepEqual([input.hook_event_name, input.tool_name, input.is_interrupt], ['PostToolUseFailure', 'Slow', true]);
+  });
 });
+
