@@ -18,7 +18,7 @@ import { ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatc
 import { parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
 import type { PermissionMode } from './modes';
 import { classifySensitive } from './sensitiveFiles';
-import { splitCommand } from './shellSplit';
+import { splitCommand, type CommandWord } from './shellSplit';
 import { subjectsOf } from './subjects';
 
 /** Rule strings by behaviour, as in Claude Code's `permissions`. */
@@ -42,6 +42,9 @@ export interface RulesPolicyOptions {
 }
 
 type Verdict = PermissionDecision;
+
+/** Builtins that change the directory later relative redirections resolve against. */
+const CHANGES_DIRECTORY: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
 
 /** Shown reasons are cut to this many parts, so a 50-part command gives a readable message. */
 const MAX_REASONS_SHOWN = 3;
@@ -143,9 +146,12 @@ export class RulesPolicy implements PermissionPolicy {
         const split = splitCommand(subject.command);
         if (!split.ok) return [{ kind: 'opaque', reason: `the command cannot be checked part by part: ${split.reason}` }];
         const checks: Check[] = [];
+        // After a `cd`, a relative redirection is relative to a folder we do not know.
+        const movesAround = split.parts.some((part) => part.kind === 'command' && CHANGES_DIRECTORY.has(commandName(part.words)));
         for (const part of split.parts) {
           if (part.kind === 'command') checks.push({ kind: 'command', part });
           else if (!part.target.literal) checks.push({ kind: 'opaque', reason: `the ${part.operator} redirection target ${part.target.text} is only known at run time` });
+          else if (movesAround && !part.target.value.startsWith('/')) checks.push({ kind: 'opaque', reason: `the command changes directory, so ${part.target.text} may be anywhere` });
           // A shell resolves relative redirections against its working directory: the first folder.
           else checks.push({ kind: 'path', path: await resolvePath(part.target.value, folders.slice(0, 1)), access: part.access, fromCommand: true });
         }
@@ -290,4 +296,9 @@ function parseUrl(raw: string): URL | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The program a simple command runs: its first word after `NAME=value` assignments. */
+function commandName(words: readonly CommandWord[]): string {
+  return words.find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word.text))?.value ?? '';
 }
