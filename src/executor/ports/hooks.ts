@@ -9,6 +9,8 @@ export interface HookInput {
   readonly tool_use_id: string;
   readonly cwd: string;
   readonly session_id: string;
+  /** The permission mode, with Claude Code's names (`default`, `acceptEdits`, `plan`, `bypassPermissions`). */
+  readonly permission_mode?: string;
   /** PostToolUse: the model content of the result. */
   readonly tool_response?: unknown;
   /** PostToolUseFailure: the error message, and whether the user interrupted. */

@@ -24,6 +24,8 @@ export interface PermissionDecision {
 }
 
 export interface PermissionPolicy {
+  /** The current permission mode, when the policy has one (hooks are told it). */
+  readonly mode?: string;
   evaluate(request: PermissionRequest, signal: AbortSignal): PermissionDecision | Promise<PermissionDecision>;
   /** An "allow for this session" answer: later calls of this tool with this input's pattern are allowed. */
   rememberSessionApproval?(request: PermissionRequest, signal?: AbortSignal): void | Promise<void>;

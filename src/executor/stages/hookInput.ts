@@ -10,6 +10,7 @@ export function hookInput(state: CallState, deps: ExecutorDeps, event: HookEvent
     tool_use_id: state.call.id,
     cwd: deps.workspaceFolders[0] ?? process.cwd(),
     session_id: deps.sessionId,
+    ...(deps.permissionPolicy.mode === undefined ? {} : { permission_mode: deps.permissionPolicy.mode === 'bypass' ? 'bypassPermissions' : deps.permissionPolicy.mode }),
     ...extra,
   };
 }

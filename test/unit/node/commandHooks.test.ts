@@ -85,6 +85,7 @@ echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"
     assert.deepEqual(input.tool_input, { command: 'echo hi' });
     assert.equal(input.tool_use_id, 'call-7');
     assert.equal(input.cwd, dir);
+    assert.equal(input.permission_mode, 'default');
     assert.equal(readFileSync(`${out}.cwd`, 'utf8').trim(), dir);
     assert.equal(readFileSync(`${out}.env`, 'utf8').trim(), dir);
   });
