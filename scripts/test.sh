@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.."
 
 LOGS=$(mktemp -d "${TMPDIR:-/tmp}/ate-test-logs-XXXXXX")
 trap 'rm -rf "$LOGS"' EXIT
-# Backstop per VS Code suite; each runner has its own, shorter timeout and kills its groups.
+# Backstops per stage, far above the measured times, so a hang fails the run instead of eating
+# CI's 90 minutes; the VS Code runners have their own, shorter timeouts and kill their groups.
+UNIT_BACKSTOP=900s
 SUITE_BACKSTOP=900s
 STARTED=$SECONDS
 names=() statuses=() counts=()
@@ -55,13 +57,13 @@ bash scripts/setup.sh || die "scripts/setup.sh"
 npm run --silent build || die "npm run build"
 
 # --- 1. Unit tests --------------------------------------------------------------
-stage unit npm run --silent test:unit
+stage unit timeout -k 15s "$UNIT_BACKSTOP" npm run --silent test:unit
 
 # --- 2-3. The real VS Code: package once, then both suites -----------------------
 mkdir -p build
 if stage package npm run --silent package; then
   stage vscode timeout -k 15s "$SUITE_BACKSTOP" node out/test/vscode/run.js
-  stage e2e timeout -k 15s "$SUITE_BACKSTOP" node --test --test-reporter=spec --test-concurrency=1 out/test/e2e
+  stage e2e timeout -k 15s "$SUITE_BACKSTOP" node --test --test-reporter=spec --test-concurrency=1 out/test/e2e/*.test.js
 fi
 
 # --- 4. Nothing left running ------------------------------------------------------

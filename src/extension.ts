@@ -4,9 +4,11 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ToolExecutor } from './executor/executor';
 import { ToolRegistry } from './executor/registry';
+import { ARTIFACT_SCHEME } from './executor/results/artifactLayout';
+import { NodeArtifactStore } from './node/artifacts/nodeArtifactStore';
+import { findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
 import type { AgentToolExecutorApi } from './vscode/api';
 import { ArtifactOpener } from './vscode/artifactLinks';
-import { ARTIFACT_SCHEME, StorageArtifactStore } from './vscode/artifactStore';
 import { ModalApprovalClient } from './vscode/approvalDialog';
 import { DiffEditorOpener, SNAPSHOT_SCHEME, SnapshotContentProvider } from './vscode/diffEditor';
 import { OutputChannelLogger } from './vscode/logChannel';
@@ -25,9 +27,10 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
   const sessionId = randomUUID();
 
   // 1. Ports → adapters.
+  // The extension host runs on Node next to the storage folder, so the CLI's store serves here too.
   const storageRoot = context.storageUri ?? context.globalStorageUri;
-  const artifactStore = new StorageArtifactStore(storageRoot);
-  void artifactStore.sweepStaleSessions(sessionId).catch((error) => logger.warn('artifacts.sweep_failed', { error: String(error) }));
+  const artifactStore = new NodeArtifactStore({ root: storageRoot.fsPath });
+  void artifactStore.prune(sessionId).catch((error) => logger.warn('artifacts.prune_failed', { error: String(error) }));
   const approvalClient = new ModalApprovalClient();
   // The executor keeps this array; it is updated in place when folders are added or removed.
   const workspaceFolders: string[] = [];
@@ -48,6 +51,8 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     maxConcurrency: config.get<number>('maxConcurrency'),
     defaultTimeoutMs: config.get<number>('defaultTimeoutMs'),
   });
+  const rgPath = findVsCodeRipgrep(vscode.env.appRoot);
+  subscriptions.push({ dispose: registerBuiltinTools(registry, { backgroundTasks: executor, rgPath }) });
 
   // 3. What the user sees: diff editors, results, artifacts.
   const snapshots = new SnapshotContentProvider();

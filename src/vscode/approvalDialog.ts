@@ -39,8 +39,14 @@ export class ModalApprovalClient implements ApprovalClient {
   }
 }
 
+/**
+ * The question always names the tool, then the tool's own title for the call when it gives one:
+ * `Allow Write src/a.ts?`, `Allow Bash: Run a shell command?`.
+ */
 export function approvalMessage(request: ApprovalRequest): string {
-  return request.preview?.title ?? `Allow ${request.toolName} to run?`;
+  const title = request.preview?.title;
+  if (!title) return `Allow ${request.toolName} to run?`;
+  return title.startsWith(request.toolName) ? `Allow ${title}?` : `Allow ${request.toolName}: ${title}?`;
 }
 
 export function approvalDetail(request: ApprovalRequest): string {

@@ -1,14 +1,14 @@
 // Opening persisted outputs: the open-artifact command (links in results and, later, chat) and a
 // read-only view of `executor-artifact:` URIs for anything that opens them directly.
 import * as vscode from 'vscode';
-import type { StorageArtifactStore } from './artifactStore';
+import type { ArtifactStore } from '../executor/ports/artifactStore';
 
 export class ArtifactOpener implements vscode.TextDocumentContentProvider {
-  constructor(private readonly store: StorageArtifactStore) {}
+  constructor(private readonly store: ArtifactStore) {}
 
   /** Opens the stored file behind an `executor-artifact://` link in an editor; tells the user when it is gone. */
   async open(uri: string | vscode.Uri): Promise<vscode.TextEditor | undefined> {
-    const file = this.store.resolveUri(uri);
+    const file = this.fileOf(uri);
     if (!file) {
       void vscode.window.showErrorMessage(`Agent Tool Executor: ${String(uri)} is not an artifact link.`);
       return undefined;
@@ -23,7 +23,7 @@ export class ArtifactOpener implements vscode.TextDocumentContentProvider {
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const file = this.store.resolveUri(uri);
+    const file = this.fileOf(uri);
     if (!file) {
       return `${uri.toString()} is not an artifact link.`;
     }
@@ -32,5 +32,10 @@ export class ArtifactOpener implements vscode.TextDocumentContentProvider {
     } catch {
       return `${uri.toString()} no longer exists (its retention ended).`;
     }
+  }
+
+  private fileOf(uri: string | vscode.Uri): vscode.Uri | undefined {
+    const path = this.store.resolve(uri.toString());
+    return path === undefined ? undefined : vscode.Uri.file(path);
   }
 }

@@ -2,7 +2,7 @@
 // editor: what the model receives per call, and links that open persisted outputs (spec §8, §9).
 import * as vscode from 'vscode';
 import type { ToolCallResult } from '../executor/result';
-import { ARTIFACT_SCHEME } from './artifactStore';
+import { ARTIFACT_SCHEME } from '../executor/results/artifactLayout';
 
 export const RESULTS_SCHEME = 'executor-results';
 export const OPEN_ARTIFACT_COMMAND = 'agentToolExecutor.openArtifact';

@@ -1,0 +1,96 @@
+// End to end, in the browser: a batch run from the command palette asks for approval in the real
+// modal dialog, and the test clicks what a user clicks. Screenshots go to test-results/.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { Workbench } from './workbench';
+
+const RUN_COMMAND = 'Agent Tool Executor: Run Tool Calls from Editor';
+
+/** Far past Bash's result budget, so its output must be persisted as an artifact. */
+const BIG_OUTPUT_LINES = 200_000;
+
+const writeCall = (id: string, file: string, content: string) => ({ id, name: 'Write', input: { file_path: file, content } });
+/** Write overwrites only a file the session has read, so the batch reads it first, as a model would. */
+const readCall = (id: string, file: string) => ({ id, name: 'Read', input: { file_path: file } });
+const batch = (...calls: object[]) => JSON.stringify(calls, null, 2);
+
+let workbench: Workbench;
+
+before(async () => {
+  workbench = await Workbench.start((root) => ({
+    'allow.json': batch(readCall('read-1', path.join(root, 'notes.txt')), writeCall('allow-1', path.join(root, 'notes.txt'), 'written after approval\n')),
+    'deny.json': batch(writeCall('deny-1', path.join(root, 'denied.txt'), 'must not be written\n')),
+    'escape.json': batch(writeCall('escape-1', path.join(root, 'escaped.txt'), 'must not be written\n')),
+    'big.json': batch({ id: 'big-1', name: 'Bash', input: { command: `seq 1 ${BIG_OUTPUT_LINES}` } }),
+  }));
+});
+
+after(async () => {
+  const left = await workbench?.stop();
+  assert.deepEqual(left ?? [], [], 'no server, browser or watcher process is left');
+});
+
+/** Opens a calls file, runs the command, and waits for our approval dialog. */
+async function runUntilDialog(callsFile: string, toolName: string) {
+  await workbench.openFile(callsFile);
+  await workbench.runCommand(RUN_COMMAND);
+  const dialog = workbench.approvalDialog(toolName);
+  await dialog.waitFor();
+  return dialog;
+}
+
+test('Allow in the approval dialog: the file changes on disk and the diff editor shows the change', async () => {
+  const dialog = await runUntilDialog('allow.json', 'Write');
+  assert.match(await dialog.locator('.dialog-message-detail').innerText(), /notes\.txt/);
+  await workbench.screenshot('1-allow-dialog');
+
+  await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
+  const diff = workbench.page.locator('.monaco-diff-editor');
+  await diff.locator('.view-lines', { hasText: 'written after approval' }).first().waitFor();
+  await diff.locator('.view-lines', { hasText: 'first line' }).first().waitFor();
+  assert.equal(workbench.readFile('notes.txt'), 'written after approval\n');
+  await workbench.resultsEditor().locator('.view-lines', { hasText: 'Write — ok' }).waitFor();
+  await workbench.screenshot('2-allow-diff-editor');
+  await workbench.closeAllEditors();
+});
+
+test('Deny in the approval dialog: nothing changes and the model is told it was denied', async () => {
+  const dialog = await runUntilDialog('deny.json', 'Write');
+  await dialog.getByRole('button', { name: 'Deny', exact: true }).click();
+  const results = workbench.resultsEditor();
+  await results.locator('.view-lines', { hasText: 'Write — denied' }).waitFor();
+  const text = await workbench.editorText(results);
+  assert.match(text, /What the model receives:[\s\S]*denied/i);
+  assert.equal(fs.existsSync(path.join(workbench.workspace, 'denied.txt')), false);
+  await workbench.screenshot('3-deny-results');
+  await workbench.closeAllEditors();
+});
+
+test('Escape on the approval dialog is a denial', async () => {
+  const dialog = await runUntilDialog('escape.json', 'Write');
+  await workbench.page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  await workbench.resultsEditor().locator('.view-lines', { hasText: 'Write — denied' }).waitFor();
+  assert.match(await workbench.editorText(workbench.resultsEditor()), /dismissed/i);
+  assert.equal(fs.existsSync(path.join(workbench.workspace, 'escaped.txt')), false);
+  await workbench.screenshot('4-escape-results');
+  await workbench.closeAllEditors();
+});
+
+test('A large output becomes a link that opens the full output in an editor', async () => {
+  const dialog = await runUntilDialog('big.json', 'Bash');
+  await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
+  const results = workbench.resultsEditor();
+  const link = results.locator('.detected-link', { hasText: 'executor-artifact://' }).first();
+  await link.waitFor();
+  await workbench.screenshot('5-large-output-link');
+
+  await link.click({ modifiers: ['Control'] });
+  await workbench.activeTab('tool-result-').waitFor();
+  const editor = workbench.page.locator('.editor-group-container.active .monaco-editor[data-uri*="tool-result-"]');
+  assert.match(await workbench.editorText(editor), /^1\n2\n3\n/);
+  await workbench.screenshot('6-artifact-editor');
+  await workbench.closeAllEditors();
+});
