@@ -21,8 +21,10 @@ export const DEFAULT_MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
 export const DEFAULT_SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface NodeArtifactStoreOptions {
-  /** The folder that holds `artifacts/` (the CLI's --artifacts). */
-  readonly root: string;
+  /** The folder that holds `artifacts/` (a storage root, like VS Code's storageUri). */
+  readonly root?: string;
+  /** The folder that holds one folder per session (the CLI's --artifacts). @default `<root>/artifacts` */
+  readonly artifactsDir?: string;
   /** @default 1 GiB */
   readonly maxTotalBytes?: number;
   /** @default 7 days */
@@ -37,7 +39,8 @@ interface Entry {
 }
 
 export class NodeArtifactStore implements ArtifactStore {
-  readonly root: string;
+  /** The folder that holds one folder per session. */
+  readonly artifactsDir: string;
   private readonly maxTotalBytes: number;
   private readonly sessionMaxAgeMs: number;
   private index: Promise<Map<string, Entry>> | undefined;
@@ -45,7 +48,8 @@ export class NodeArtifactStore implements ArtifactStore {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: NodeArtifactStoreOptions) {
-    this.root = path.resolve(options.root);
+    if (options.artifactsDir === undefined && options.root === undefined) throw new TypeError('NodeArtifactStore needs root or artifactsDir');
+    this.artifactsDir = path.resolve(options.artifactsDir ?? path.join(options.root!, ARTIFACTS_FOLDER));
     this.maxTotalBytes = options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES;
     this.sessionMaxAgeMs = options.sessionMaxAgeMs ?? DEFAULT_SESSION_MAX_AGE_MS;
   }
@@ -99,7 +103,7 @@ export class NodeArtifactStore implements ArtifactStore {
   resolve(uri: string): string | undefined {
     const parsed = parseArtifactUri(uri);
     if (!parsed) return undefined;
-    const file = path.join(this.root, ARTIFACTS_FOLDER, parsed.sessionId, parsed.artifactId);
+    const file = path.join(this.artifactsDir, parsed.sessionId, parsed.artifactId);
     return existsSync(file) ? file : undefined;
   }
 
@@ -112,7 +116,8 @@ export class NodeArtifactStore implements ArtifactStore {
   prune(currentSessionId: string, now = Date.now()): Promise<void> {
     return this.serially(async () => {
       for (const session of await listDir(this.artifactsRoot())) {
-        if (session === safeName(currentSessionId)) continue;
+        // Only session folders: a host may keep other files here (the CLI's session records).
+        if (session === safeName(currentSessionId) || !(await isDirectory(path.join(this.artifactsRoot(), session)))) continue;
         const manifest = await this.readManifest(session);
         for (const [fileName, retention] of manifest) {
           if (retention === 'project') continue;
@@ -132,7 +137,7 @@ export class NodeArtifactStore implements ArtifactStore {
   }
 
   private artifactsRoot(): string {
-    return path.join(this.root, ARTIFACTS_FOLDER);
+    return this.artifactsDir;
   }
 
   private async prepare(request: Omit<ArtifactWrite, 'content'>): Promise<{ folder: string; fileName: string; file: string }> {
@@ -239,6 +244,10 @@ export class NodeArtifactStore implements ArtifactStore {
 /** The CLI's artifact store under `root` (`<root>/artifacts/<session>/...`). */
 export function createNodeArtifactStore(options: NodeArtifactStoreOptions): NodeArtifactStore {
   return new NodeArtifactStore(options);
+}
+
+async function isDirectory(folder: string): Promise<boolean> {
+  return (await stat(folder).catch(() => undefined))?.isDirectory() === true;
 }
 
 async function listDir(folder: string): Promise<string[]> {

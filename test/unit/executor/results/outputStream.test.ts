@@ -144,7 +144,7 @@ describe('streamed output', () => {
     const result = await executor.execute({ id: 'b5', name: 'Bash', input: {} });
     assert.equal(result.isError, true);
     assert.equal(result.modelContent, 'tool Bash crashed: boom');
-    const sessionDir = path.join(store.root, 'artifacts', 'test-session');
+    const sessionDir = path.join(store.artifactsDir, 'test-session');
     assert.deepEqual(existsSync(sessionDir) ? readdirSync(sessionDir).filter((name) => name.startsWith('b5-')) : [], []);
   });
 

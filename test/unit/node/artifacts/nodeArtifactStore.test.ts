@@ -19,7 +19,7 @@ describe('NodeArtifactStore', () => {
   it('writes artifacts/<session>/<callId>-tool-result-<uuid>.txt and resolves its executor-artifact URI', async () => {
     const artifacts = store();
     const ref = await artifacts.write({ sessionId: 's1', callId: 'call_1', retention: 'session', content: 'hello' });
-    assert.match(ref.path, new RegExp(`${artifacts.root}/artifacts/s1/call_1-tool-result-[0-9a-f-]{36}\\.txt$`));
+    assert.match(ref.path, new RegExp(`${artifacts.artifactsDir}/s1/call_1-tool-result-[0-9a-f-]{36}\\.txt$`));
     assert.match(ref.uri, /^executor-artifact:\/\/s1\/call_1-tool-result-[0-9a-f-]{36}\.txt$/);
     assert.equal(readFileSync(ref.path, 'utf8'), 'hello');
     assert.equal(artifacts.resolve(ref.uri), ref.path);
@@ -32,14 +32,14 @@ describe('NodeArtifactStore', () => {
     const ref = await artifacts.write({ sessionId: 's', callId: 'c', retention: 'session', content: 'x' });
     assert.equal(statSync(ref.path).mode & 0o777, 0o600);
     assert.equal(statSync(path.dirname(ref.path)).mode & 0o777, 0o700);
-    assert.equal(statSync(path.join(artifacts.root, 'artifacts')).mode & 0o777, 0o700);
+    assert.equal(statSync(artifacts.artifactsDir).mode & 0o777, 0o700);
   });
 
   it('keeps model-chosen ids inside their folder', async () => {
     const artifacts = store();
     const ref = await artifacts.write({ sessionId: '../up', callId: '../../evil/x', retention: 'session', content: 'x' });
-    assert.ok(ref.path.startsWith(path.join(artifacts.root, 'artifacts') + path.sep));
-    assert.equal(path.dirname(path.dirname(ref.path)), path.join(artifacts.root, 'artifacts'));
+    assert.ok(ref.path.startsWith(artifacts.artifactsDir + path.sep));
+    assert.equal(path.dirname(path.dirname(ref.path)), artifacts.artifactsDir);
   });
 
   it('streams through a writer, and an aborted writer leaves no file', async () => {
@@ -102,5 +102,20 @@ describe('NodeArtifactStore', () => {
     (await import('node:fs')).writeFileSync(file, 'not a folder');
     const artifacts = new NodeArtifactStore({ root: file });
     await assert.rejects(artifacts.write({ sessionId: 's', callId: 'c', retention: 'session', content: 'x' }));
+  });
+});
+
+describe('NodeArtifactStore with an artifacts folder of its own (the CLI)', () => {
+  it('puts session folders directly under artifactsDir, and pruning leaves other files there alone', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cli-artifacts-'));
+    roots.push(dir);
+    const artifacts = new NodeArtifactStore({ artifactsDir: dir, sessionMaxAgeMs: 0 });
+    const ref = await artifacts.write({ sessionId: 'old', callId: 'c', retention: 'session', content: 'x' });
+    assert.equal(path.dirname(path.dirname(ref.path)), dir);
+    const record = path.join(dir, 'old.jsonl');
+    (await import('node:fs')).writeFileSync(record, '{}\n');
+    await artifacts.prune('now', Date.now() + 1000);
+    assert.equal(existsSync(ref.path), false);
+    assert.equal(existsSync(record), true);
   });
 });
