@@ -112,6 +112,11 @@ describe('RulesPolicy', () => {
       assert.equal((await decide(policy, box, WriteTool, { path: '/etc/passwd', content: '' })).behavior, 'deny', 'Edit rules cover Write');
     });
 
+    it('additionalDirectories count as inside', async () => {
+      const readOutside = { path: path.join(box.outside, 'secret.txt') };
+      assert.equal((await decide(new RulesPolicy({ additionalDirectories: [box.outside] }), box, ReadTool, readOutside)).behavior, 'allow');
+    });
+
     it('outside the workspace asks unless an absolute allow rule covers it', async () => {
       const readOutside = { path: path.join(box.outside, 'secret.txt') };
       assert.equal((await decide(new RulesPolicy({ user: { allow: ['Read'] } }), box, ReadTool, readOutside)).behavior, 'ask');
