@@ -37,6 +37,18 @@ describe('splitCommand: every part of a compound command on its own', () => {
     assert.deepEqual(texts('case $x in a) rm a;; esac'), ['rm a']);
   });
 
+  it('finds substitutions in heredocs, parameter defaults, arithmetic, tests, case words and assignments', () => {
+    assert.deepEqual(texts('cat <<EOF\n$(rm -rf /)\nEOF'), ['cat', 'rm -rf /']);
+    assert.deepEqual(texts('cat <<"EOF"\n$(rm -rf /)\nEOF'), ['cat'], 'a quoted heredoc does not expand');
+    assert.deepEqual(texts('echo ${x:-$(rm y)}'), ['echo ${x:-$(rm y)}', 'rm y']);
+    assert.deepEqual(texts('echo $(( $(rm z) + 1 ))'), ['echo $(( $(rm z) + 1 ))', 'rm z']);
+    assert.deepEqual(texts('[[ $(rm w) ]]'), ['rm w']);
+    assert.deepEqual(texts('case $(rm v) in a) ;; esac'), ['rm v']);
+    assert.deepEqual(texts('x=$(rm t)'), ['x=$(rm t)', 'rm t']);
+    assert.deepEqual(texts('time ! rm q &'), ['rm q']);
+    assert.deepEqual(texts('exec 3>/etc/passwd'), ['exec', 'write:/etc/passwd']);
+  });
+
   it('looks behind sh -c, eval and wrappers such as sudo and env', () => {
     assert.deepEqual(texts('bash -c "npm test; rm -rf ~"'), ['bash -c "npm test; rm -rf ~"', 'npm test', 'rm -rf ~']);
     assert.deepEqual(texts("eval 'ls; rm x'"), ["eval 'ls; rm x'", 'ls', 'rm x']);
