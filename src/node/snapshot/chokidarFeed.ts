@@ -31,7 +31,7 @@ export class ChokidarChangeFeed implements FileChangeFeed {
 
   start(folders: readonly string[], signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
-    const added = folders.filter((folder) => !this.watched.has(folder));
+    const added = folders.map((folder) => path.resolve(folder)).filter((folder) => !this.watched.has(folder));
     for (const folder of added) this.watched.add(folder);
     if (this.watcher && added.length > 0) {
       // A folder added to the workspace later: watched from now on (chokidar emits 'ready' only once).
@@ -46,7 +46,8 @@ export class ChokidarChangeFeed implements FileChangeFeed {
         depth: WATCH_MAX_DEPTH,
         // The CLI must be able to exit even if nobody disposes the snapshotter.
         persistent: false,
-        ignored: (file: string) => SNAPSHOT_SKIP_DIRS.has(path.basename(file)),
+        // Skipped folders below a workspace folder; never the workspace folder itself (one may be called `venv`).
+        ignored: (file: string) => !this.watched.has(path.resolve(file)) && SNAPSHOT_SKIP_DIRS.has(path.basename(file)),
       });
       this.watcher = watcher;
       watcher.on('all', (name: string, file: string) => this.dispatch(name, file));

@@ -164,3 +164,26 @@ describe('NodeWorkspaceSnapshotter: beyond the walk (watcher events)', () => {
     }
   });
 });
+
+describe('NodeWorkspaceSnapshotter: a workspace folder named like a skipped one', () => {
+  it('still watches and walks it (only folders below it are skipped)', async () => {
+    const parent = workspace();
+    const root = path.join(parent, 'venv');
+    mkdirSync(root);
+    write(root, 'existing/a/b/c/d/e.txt', 'x');
+    const snapshotter = createNodeSnapshotter();
+    try {
+      const session = await snapshotter.begin([root], never);
+      write(root, 'existing/a/b/c/d/e.txt', 'changed');
+      write(root, 'new.txt', 'n');
+      const changes = await session.finish();
+      assert.deepEqual(
+        changes.map((change) => `${change.kind} ${change.path}`),
+        ['created new.txt', 'modified existing/a/b/c/d/e.txt'],
+      );
+    } finally {
+      await snapshotter.dispose();
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+});
