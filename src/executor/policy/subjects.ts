@@ -12,7 +12,10 @@ export function subjectsOf(tool: ToolDefinition, input: unknown): SubjectsResult
     try {
       const declared = tool.permissionSubject(input);
       if (declared === undefined) return { ok: true, subjects: [] };
-      return { ok: true, subjects: Array.isArray(declared) ? declared : [declared as PermissionSubject] };
+      const subjects: readonly unknown[] = Array.isArray(declared) ? declared : [declared];
+      const invalid = subjects.find((subject) => !isSubject(subject));
+      if (invalid !== undefined) return { ok: false, reason: `${tool.name} described what it touches as ${JSON.stringify(invalid)}, which is not a path, command or url` };
+      return { ok: true, subjects: subjects as PermissionSubject[] };
     } catch (error) {
       return { ok: false, reason: `${tool.name} could not say what it touches: ${error instanceof Error ? error.message : String(error)}` };
     }
@@ -43,4 +46,19 @@ export function globBase(pattern: string, basePath?: string): string {
   const base = picomatch.scan(pattern).base || '.';
   if (base.startsWith('/') || basePath === undefined) return base;
   return `${basePath.replace(/\/+$/, '')}/${base}`;
+}
+
+function isSubject(value: unknown): value is PermissionSubject {
+  if (value === null || typeof value !== 'object') return false;
+  const subject = value as Record<string, unknown>;
+  switch (subject.kind) {
+    case 'path':
+      return typeof subject.path === 'string' && (subject.access === 'read' || subject.access === 'write');
+    case 'command':
+      return typeof subject.command === 'string';
+    case 'url':
+      return typeof subject.url === 'string';
+    default:
+      return false;
+  }
 }

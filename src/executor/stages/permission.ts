@@ -1,15 +1,13 @@
 // Stage 5 (spec §3.5): rules and mode decide; the PreToolUse decision is laid over it (`alwaysAsk`
 // stays); then the agent-memory rule: a write to `AGENTS.md` and kin always asks, whatever the policy.
 import type { CallState, ExecutorDeps, StageFailure } from '../callState';
+import { projectErrorMessage } from '../errors';
 import { agentMemoryWriteTarget } from '../policy/memoryRule';
 import type { PermissionDecision } from '../ports/permissionPolicy';
 
 export async function permission(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
   const def = state.entry!.def;
-  let decision: PermissionDecision = await deps.permissionPolicy.evaluate(
-    { tool: def, input: state.input, callId: state.call.id, workspaceFolders: deps.workspaceFolders },
-    state.signal,
-  );
+  let decision = await evaluatePolicy(state, deps);
   if (state.flags!.alwaysAsk && decision.behavior !== 'deny') {
     decision = {
       behavior: 'ask',
@@ -51,4 +49,18 @@ export async function permission(state: CallState, deps: ExecutorDeps): Promise<
     state.decide('none', decision.by, decision.rule);
   }
   return undefined;
+}
+
+/** A policy that fails (a bug) neither allows nor loses the call: the user is asked, and it is logged. */
+async function evaluatePolicy(state: CallState, deps: ExecutorDeps): Promise<PermissionDecision> {
+  try {
+    return await deps.permissionPolicy.evaluate(
+      { tool: state.entry!.def, input: state.input, callId: state.call.id, workspaceFolders: deps.workspaceFolders },
+      state.signal,
+    );
+  } catch (error) {
+    state.signal.throwIfAborted();
+    deps.logger.error('tool.permission.policy_failed', { tool: state.toolName, callId: state.call.id, error: projectErrorMessage(error) });
+    return { behavior: 'ask', by: 'executor', reason: `the permission policy failed (${projectErrorMessage(error)}), so the call needs your approval`, forced: true };
+  }
 }

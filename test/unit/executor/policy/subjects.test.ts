@@ -24,6 +24,11 @@ describe('subjectsOf', () => {
     assert.equal(decision.behavior, 'ask');
   });
 
+  it('a permissionSubject that returns something else is reported, not trusted', () => {
+    const tool = { ...ReadTool, permissionSubject: () => ({ kind: 'path', path: 42 }) as never };
+    assert.equal(subjectsOf(tool, {}).ok, false);
+  });
+
   it('globBase gives the static start of a glob', () => {
     assert.equal(globBase('src/**/*.ts'), 'src');
     assert.equal(globBase('../../**'), '../..');

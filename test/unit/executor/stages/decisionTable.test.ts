@@ -113,3 +113,19 @@ describe('the agent-memory rule of stage 5', () => {
     assert.equal(client.calls, 1, 'an ordinary file is not asked about');
   });
 });
+
+describe('a failing policy', () => {
+  it('asks (forced, no session option) and logs; it never allows or crashes the call', async () => {
+    const broken = { evaluate: () => Promise.reject(new Error('rules file vanished')) };
+    const requests: string[] = [];
+    const { executor, logger } = makeExecutor([WriteTool], {
+      permissionPolicy: broken,
+      approvalClient: { requestApproval: (request) => (requests.push(request.reason), Promise.resolve({ kind: 'deny' })) },
+    });
+    const result = await executor.execute({ id: 'c', name: 'Write', input: { path: 'x', content: '' } });
+    assert.equal(result.errorKind, 'permission');
+    assert.match(requests[0]!, /the permission policy failed \(rules file vanished\)/);
+    assert.ok(logger.messages().includes('tool.permission.policy_failed'));
+  });
+});
+
