@@ -15,6 +15,7 @@ import { makeExecutor as makeBaseExecutor, tool } from '../fixtures';
 const makeExecutor: typeof makeBaseExecutor = (tools, options = {}) =>
   makeBaseExecutor(tools, { permissionPolicy: new ModePolicy('bypass'), ...options });
 import { plantedText, PLANTED } from './secrets';
+import { random } from '../random';
 
 const roots: string[] = [];
 function artifactStore(): NodeArtifactStore {
@@ -176,5 +177,41 @@ describe('streamed output', () => {
     });
     const { executor } = makeExecutor([def]);
     assert.equal((await executor.execute({ id: 't', name: 'Twice', input: {} })).modelContent, 'kept');
+  });
+
+  it('stays within budget + envelope and never splits a character, whatever the chunks (property)', async () => {
+    const next = random(7);
+    const alphabet = ['a', 'é', '中', '😀', '\n', ' ', 'Z', '\n\n'];
+    for (let run = 0; run < 60; run++) {
+      const maxModelBytes = 50 + Math.floor(next() * 5000);
+      const readOnly = next() < 0.5;
+      let text = '';
+      const length = Math.floor(next() * (next() < 0.3 ? 200_000 : 5000));
+      for (let index = 0; index < length; index++) text += alphabet[Math.floor(next() * alphabet.length)];
+      const bytes = Buffer.from(text);
+      const def = tool('Gen', {
+        readOnly,
+        sideEffectScope: readOnly ? 'none' : 'workspace',
+        resultBudget: { maxModelBytes, strategy: next() < 0.5 ? 'artifact' : 'truncate', previewDirection: next() < 0.2 ? 'tail' : undefined },
+        handler: async (_input: unknown, ctx: ToolContext) => {
+          const stream = ctx.openOutputStream();
+          for (let at = 0; at < bytes.length; ) {
+            const size = 1 + Math.floor(next() * 20_000);
+            await stream.write(bytes.subarray(at, at + size));
+            at += size;
+          }
+          return { content: '' };
+        },
+      });
+      const { executor } = makeExecutor([def], next() < 0.5 ? { artifactStore: artifactStore() } : {});
+      const result = await executor.execute({ id: `p${run}`, name: 'Gen', input: {} });
+      const limit = maxModelBytes * (readOnly ? 3 : 1);
+      assert.ok(result.modelBytes <= limit + MAX_ENVELOPE_BYTES, `run ${run}: ${result.modelBytes} > ${limit} + envelope`);
+      assert.equal(Buffer.from(result.modelContent).toString(), result.modelContent, `run ${run} split a character`);
+      if (text.trim() !== '' && Buffer.byteLength(text) <= limit && !text.split('\n').some((line) => line.length > 10_000)) {
+        assert.equal(result.modelContent, text, `run ${run}: a small stream is kept whole`);
+      }
+      if (result.artifact) assert.equal(readFileSync(result.artifact.path, 'utf8'), text);
+    }
   });
 });
