@@ -171,7 +171,13 @@ export function previewOf(text: string, chars = PREVIEW_CHARS, totalChars = text
 }
 
 function persistedEnvelope(input: BudgetInput, info: PersistedOutputInfo): string {
-  if (input.formatPersisted) return input.formatPersisted(info);
+  if (input.formatPersisted) {
+    // A tool's own envelope that throws gets the generic one: the output is saved either way.
+    try {
+      const text = input.formatPersisted(info);
+      if (typeof text === 'string') return text;
+    } catch {}
+  }
   return [
     '<persisted-output>',
     `Result too large (${info.originalChars} chars, ${formatBytes(info.originalBytes)}). Full output was saved to: ${info.path}`,

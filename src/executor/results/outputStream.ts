@@ -145,7 +145,11 @@ export class OutputCollector implements ToolOutputStream {
   private spill(soFar: string): void {
     const open = this.config.openArtifact;
     if (!open) return;
-    this.writer = open();
+    try {
+      this.writer = open();
+    } catch (error) {
+      this.writer = Promise.reject(error);
+    }
     this.writer.catch((error: unknown) => {
       this.artifactError ??= projectErrorMessage(error);
     });

@@ -2,6 +2,7 @@
 // artifact, session record and logs. Streamed output was already redacted as it arrived.
 import type { ToolDisplay } from '../contract';
 import type { CallState, ExecutorDeps } from '../callState';
+import { projectErrorMessage } from '../errors';
 
 /** Produces the redacted UI text of the call: its output (a stream's trailer), or its failure message. */
 export function redact(state: CallState, deps: ExecutorDeps): void {
@@ -11,10 +12,21 @@ export function redact(state: CallState, deps: ExecutorDeps): void {
     state.text = state.failure.message;
     return;
   }
+  state.text = r.redact(modelText(state, deps));
+}
+
+/** The tool's model projection; a formatter that throws falls back to the raw content (logged), never a dead call. */
+function modelText(state: CallState, deps: ExecutorDeps): string {
   const output = state.output!;
   const def = state.entry!.def;
-  const raw = def.formatModelContent ? def.formatModelContent(output) : output.content;
-  state.text = r.redact(raw);
+  if (!def.formatModelContent) return output.content;
+  try {
+    const text = def.formatModelContent(output);
+    return typeof text === 'string' ? text : output.content;
+  } catch (error) {
+    deps.logger.warn('tool.format.failed', { tool: state.toolName, callId: state.call.id, error: projectErrorMessage(error) });
+    return output.content;
+  }
 }
 
 /** Redacts every string of a display. */

@@ -55,3 +55,20 @@ describe('serialize stage', () => {
     assert.ok(logger.messages().includes('tool.display.failed'));
   });
 });
+
+describe('serialize stage: faulty tool formatters', () => {
+  it('falls back to the raw content when formatModelContent throws', async () => {
+    const { executor, logger } = makeExecutor([
+      tool('BadFormat', {
+        handler: () => ({ content: 'raw content' }),
+        formatModelContent: () => {
+          throw new Error('formatter bug');
+        },
+      }),
+    ]);
+    const result = await executor.execute({ id: '1', name: 'BadFormat', input: {} });
+    assert.equal(result.isError, false);
+    assert.equal(result.modelContent, 'raw content');
+    assert.ok(logger.messages().includes('tool.format.failed'));
+  });
+});
