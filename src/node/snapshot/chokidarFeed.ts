@@ -1,13 +1,17 @@
 // Adapter: the FileChangeFeed port on chokidar 4. Why chokidar 4: pure JavaScript (bundles with
-// esbuild, no native build), runs on Node >= 14.16 (chokidar 5 is ESM-only and wants Node >= 20.19),
-// and, unlike @parcel/watcher 2.6 and Node 20's own recursive fs.watch, it reliably reports the
-// files of a folder tree created in one go (`mkdir -p a/b/c/d/e/f && echo > a/b/c/d/e/f/x`).
+// esbuild, no native build), runs on Node >= 14.16 (chokidar 5 is ESM-only and wants Node >= 20.19).
+// Tried and rejected: @parcel/watcher 2.6 (in 3 of 4 runs of `mkdir -p a/b/c/d/e/f && echo > .../x`
+// it reported only `a`, and later changes inside the new tree not at all), and Node 20's recursive
+// fs.watch (one watcher per file, synchronous stats, and no way to skip node_modules).
 import * as path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { FileChangeEvent, FileChangeFeed } from '../../executor/ports/fileChangeFeed';
 import { SNAPSHOT_SKIP_DIRS } from './walk';
 
-/** chokidar throttles `change` events of one path by 50 ms; quiet this long means delivered. */
+/**
+ * chokidar emits after an async stat or readdir (a few ms); its throttles (50 ms for changes) only
+ * drop duplicates. This much quiet leaves room for a loaded machine.
+ */
 export const WATCH_SETTLE_QUIET_MS = 60;
 /** A workspace that never goes quiet (a build writing continuously) still ends the wait. */
 export const WATCH_SETTLE_MAX_MS = 1000;
