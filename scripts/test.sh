@@ -47,12 +47,7 @@ count() {
 }
 
 # --- 0. Dependencies, tools, build (nothing else can run without them) ---------
-lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [[ "$(cat node_modules/.ate-lock-hash 2>/dev/null)" != "$lock_hash" ]]; then
-  printf '[test] npm ci\n'
-  npm ci --no-audit --no-fund || die "npm ci"
-  echo "$lock_hash" > node_modules/.ate-lock-hash
-fi
+bash scripts/ensure-npm-deps.sh || die "npm ci (scripts/ensure-npm-deps.sh)"
 bash scripts/setup.sh || die "scripts/setup.sh"
 npm run --silent build || die "npm run build"
 

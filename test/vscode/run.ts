@@ -30,9 +30,6 @@ async function main(): Promise<number> {
     await browser?.close();
     await server?.stop();
   };
-  const onSignal = (signal: NodeJS.Signals) => void stopAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
   try {
     // 1. Install the packaged build into a folder of its own and load it from there as the
     //    development extension, so the suite tests what the .vsix ships.

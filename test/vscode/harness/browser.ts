@@ -1,7 +1,7 @@
 // Headless Debian Chromium driven by playwright-core, in its own process group, tagged like
 // every process of a run so the leak check finds whatever it leaves behind.
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { killTagged, RUN_TAG_VARIABLE } from './processes';
+import { killTagged, RUN_TAG_VARIABLE, trackTag } from './processes';
 import type { VscodePaths } from './paths';
 import type { Scratch } from './server';
 
@@ -22,6 +22,7 @@ export interface Browser {
 
 export async function launchBrowser(paths: VscodePaths, scratch: Scratch): Promise<Browser> {
   const tag = `${scratch.runTag}browser`;
+  const untrack = trackTag(tag);
   const context = await chromium.launchPersistentContext(scratch.browserProfile, {
     executablePath: paths.CHROMIUM,
     headless: true,
@@ -41,6 +42,7 @@ export async function launchBrowser(paths: VscodePaths, scratch: Scratch): Promi
       const timer = new Promise((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref());
       await Promise.race([context.close().catch(() => undefined), timer]);
       await killTagged(tag);
+      untrack();
     },
   };
 }

@@ -9,11 +9,40 @@ export const RUN_TAG_VARIABLE = 'AGENT_TOOL_EXECUTOR_TEST_RUN';
 /** How long a group gets to exit after SIGTERM before it is sent SIGKILL. */
 const TERM_GRACE_MS = 3000;
 
+/** Groups and run tags this process started and has not stopped yet, for the signal handler. */
+const liveGroups = new Set<number>();
+const liveTags = new Set<string>();
+let signalHandlerInstalled = false;
+
+/**
+ * Makes sure a SIGINT or SIGTERM (a developer's Ctrl+C, a backstop timeout) kills everything this
+ * process started, even mid-start: the servers and browsers run in their own process groups, so
+ * the signal never reaches them.
+ */
+export function trackTag(runTag: string): () => void {
+  installSignalHandler();
+  liveTags.add(runTag);
+  return () => liveTags.delete(runTag);
+}
+
+function installSignalHandler(): void {
+  if (signalHandlerInstalled) return;
+  signalHandlerInstalled = true;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      for (const pid of liveGroups) signalGroup(pid, 'SIGKILL');
+      void Promise.all([...liveTags].map((tag) => killTagged(tag))).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    });
+  }
+}
+
 export interface GroupProcess {
   readonly child: ChildProcess;
   readonly name: string;
   /** Resolves with the exit code (or signal name) once the group leader exits. */
   readonly exited: Promise<number | string>;
+  /** Forgets the group for the signal handler (after it was killed). */
+  readonly untrack: () => void;
 }
 
 /** Starts `command` as the leader of a new process group (`detached`), tagged with `runTag`. */
@@ -30,11 +59,13 @@ export function spawnGroup(
     detached: true,
     env: { ...(options.env ?? process.env), [RUN_TAG_VARIABLE]: runTag },
   });
+  const untrack = trackTag(runTag);
+  if (child.pid !== undefined) liveGroups.add(child.pid);
   const exited = new Promise<number | string>((resolve) => {
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
     child.once('error', (error) => resolve(error.message));
   });
-  return { child, name, exited };
+  return { child, name, exited, untrack };
 }
 
 /** SIGTERM to the whole group, then SIGKILL to whatever of it is left after the grace period. */
@@ -49,6 +80,8 @@ export async function killGroup(group: GroupProcess, runTag: string): Promise<vo
   // Members may outlive the leader (VS Code's file watcher does), so always sweep the group.
   signalGroup(pid, 'SIGKILL');
   await killTagged(runTag);
+  liveGroups.delete(pid);
+  group.untrack();
 }
 
 /** Processes, other than this one, whose run tag starts with `runTag` (any tagged process when it is empty). */
