@@ -6,6 +6,7 @@ import { ToolExecutor } from './executor/executor';
 import { ToolRegistry } from './executor/registry';
 import { ARTIFACT_SCHEME } from './executor/results/artifactLayout';
 import { NodeArtifactStore } from './node/artifacts/nodeArtifactStore';
+import { NodeWorkspaceSnapshotter } from './node/snapshot/nodeSnapshotter';
 import { findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
 import type { AgentToolExecutorApi } from './vscode/api';
 import { ArtifactOpener } from './vscode/artifactLinks';
@@ -37,6 +38,11 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
   const syncFolders = () => workspaceFolders.splice(0, workspaceFolders.length, ...(vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath));
   syncFolders();
   subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(syncFolders));
+  // W's walk before and after each non-read-only call, plus a watcher for what the walk misses.
+  // The CLI's chokidar feed: VS Code's own watcher (1.139, remote server) did not report writes
+  // to files in new nested folders in our tests, so it cannot fill the walk's blind spot.
+  const snapshotter = new NodeWorkspaceSnapshotter({ logger });
+  snapshotter.warmUp(workspaceFolders);
 
   // 2. The executor.
   const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
@@ -47,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     workspaceFolders,
     approvalClient,
     artifactStore,
+    snapshotter,
     logger,
     maxConcurrency: config.get<number>('maxConcurrency'),
     defaultTimeoutMs: config.get<number>('defaultTimeoutMs'),
@@ -74,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
   endSession = async () => {
     await artifactStore.endSession(sessionId);
     await executor.dispose();
+    await snapshotter.dispose();
   };
   logger.info('activated', { sessionId, storage: storageRoot.toString() });
 
