@@ -41,56 +41,60 @@ async function runUntilDialog(callsFile: string, toolName: string) {
   return dialog;
 }
 
-test('Allow in the approval dialog: the file changes on disk and the diff editor shows the change', async () => {
-  const dialog = await runUntilDialog('allow.json', 'Write');
-  assert.match(await dialog.locator('.dialog-message-detail').innerText(), /notes\.txt/);
-  await workbench.screenshot('1-allow-dialog');
+test('Allow in the approval dialog: the file changes on disk and the diff editor shows the change', () =>
+  workbench.steps('allow', async () => {
+    const dialog = await runUntilDialog('allow.json', 'Write');
+    assert.match(await dialog.locator('.dialog-message-detail').innerText(), /notes\.txt/);
+    await workbench.screenshot('1-allow-dialog');
 
-  await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
-  const diff = workbench.page.locator('.monaco-diff-editor');
-  await diff.locator('.view-lines', { hasText: 'written after approval' }).first().waitFor();
-  await diff.locator('.view-lines', { hasText: 'first line' }).first().waitFor();
-  assert.equal(workbench.readFile('notes.txt'), 'written after approval\n');
-  await workbench.resultsEditor().locator('.view-lines', { hasText: 'Write — ok' }).waitFor();
-  await workbench.screenshot('2-allow-diff-editor');
-  await workbench.closeAllEditors();
-});
+    await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
+    const diff = workbench.page.locator('.monaco-diff-editor');
+    await diff.locator('.view-lines', { hasText: 'written after approval' }).first().waitFor();
+    await diff.locator('.view-lines', { hasText: 'first line' }).first().waitFor();
+    assert.equal(workbench.readFile('notes.txt'), 'written after approval\n');
+    await workbench.resultsEditor().locator('.view-lines', { hasText: 'Write — ok' }).waitFor();
+    await workbench.screenshot('2-allow-diff-editor');
+    await workbench.closeAllEditors();
+  }));
 
-test('Deny in the approval dialog: nothing changes and the model is told it was denied', async () => {
-  const dialog = await runUntilDialog('deny.json', 'Write');
-  await dialog.getByRole('button', { name: 'Deny', exact: true }).click();
-  const results = workbench.resultsEditor();
-  await results.locator('.view-lines', { hasText: 'Write — denied' }).waitFor();
-  const text = await workbench.editorText(results);
-  assert.match(text, /What the model receives:[\s\S]*denied/i);
-  assert.equal(fs.existsSync(path.join(workbench.workspace, 'denied.txt')), false);
-  await workbench.screenshot('3-deny-results');
-  await workbench.closeAllEditors();
-});
+test('Deny in the approval dialog: nothing changes and the model is told it was denied', () =>
+  workbench.steps('deny', async () => {
+    const dialog = await runUntilDialog('deny.json', 'Write');
+    await dialog.getByRole('button', { name: 'Deny', exact: true }).click();
+    const results = workbench.resultsEditor();
+    await results.locator('.view-lines', { hasText: 'Write — denied' }).waitFor();
+    const text = await workbench.editorText(results);
+    assert.match(text, /What the model receives:[\s\S]*denied/i);
+    assert.equal(fs.existsSync(path.join(workbench.workspace, 'denied.txt')), false);
+    await workbench.screenshot('3-deny-results');
+    await workbench.closeAllEditors();
+  }));
 
-test('Escape on the approval dialog is a denial', async () => {
-  const dialog = await runUntilDialog('escape.json', 'Write');
-  await workbench.page.keyboard.press('Escape');
-  await dialog.waitFor({ state: 'detached' });
-  await workbench.resultsEditor().locator('.view-lines', { hasText: 'Write — denied' }).waitFor();
-  assert.match(await workbench.editorText(workbench.resultsEditor()), /dismissed/i);
-  assert.equal(fs.existsSync(path.join(workbench.workspace, 'escaped.txt')), false);
-  await workbench.screenshot('4-escape-results');
-  await workbench.closeAllEditors();
-});
+test('Escape on the approval dialog is a denial', () =>
+  workbench.steps('escape', async () => {
+    const dialog = await runUntilDialog('escape.json', 'Write');
+    await workbench.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await workbench.resultsEditor().locator('.view-lines', { hasText: 'Write — denied' }).waitFor();
+    assert.match(await workbench.editorText(workbench.resultsEditor()), /dismissed/i);
+    assert.equal(fs.existsSync(path.join(workbench.workspace, 'escaped.txt')), false);
+    await workbench.screenshot('4-escape-results');
+    await workbench.closeAllEditors();
+  }));
 
-test('A large output becomes a link that opens the full output in an editor', async () => {
-  const dialog = await runUntilDialog('big.json', 'Bash');
-  await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
-  const results = workbench.resultsEditor();
-  const link = results.locator('.detected-link', { hasText: 'executor-artifact://' }).first();
-  await link.waitFor();
-  await workbench.screenshot('5-large-output-link');
+test('A large output becomes a link that opens the full output in an editor', () =>
+  workbench.steps('large-output', async () => {
+    const dialog = await runUntilDialog('big.json', 'Bash');
+    await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
+    const results = workbench.resultsEditor();
+    const link = results.locator('.detected-link', { hasText: 'executor-artifact://' }).first();
+    await link.waitFor();
+    await workbench.screenshot('5-large-output-link');
 
-  await link.click({ modifiers: ['Control'] });
-  await workbench.activeTab('tool-result-').waitFor();
-  const editor = workbench.page.locator('.editor-group-container.active .monaco-editor[data-uri*="tool-result-"]');
-  assert.match(await workbench.editorText(editor), /^1\n2\n3\n/);
-  await workbench.screenshot('6-artifact-editor');
-  await workbench.closeAllEditors();
-});
+    await link.click({ modifiers: ['Control'] });
+    await workbench.activeTab('tool-result-').waitFor();
+    const editor = workbench.page.locator('.editor-group-container.active .monaco-editor[data-uri*="tool-result-"]');
+    assert.match(await workbench.editorText(editor), /^1\n2\n3\n/);
+    await workbench.screenshot('6-artifact-editor');
+    await workbench.closeAllEditors();
+  }));

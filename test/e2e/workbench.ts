@@ -134,6 +134,21 @@ export class Workbench {
     return this.page.locator('.monaco-editor[data-uri^="executor-results:"]').last();
   }
 
+  /**
+   * Runs one test's steps; when they fail, saves `FAILED-<name>.png` and dismisses any dialog and
+   * editor left open, so the next test starts from a clean workbench.
+   */
+  async steps(name: string, body: () => Promise<void>): Promise<void> {
+    try {
+      await body();
+    } catch (error) {
+      await this.screenshot(`FAILED-${name}`).catch(() => undefined);
+      await this.page.keyboard.press('Escape').catch(() => undefined);
+      await this.closeAllEditors().catch(() => undefined);
+      throw error;
+    }
+  }
+
   /** Closes every editor (View: Close All Editors). */
   async closeAllEditors(): Promise<void> {
     await this.runCommand('View: Close All Editors');
