@@ -22,6 +22,7 @@ before(async () => {
   workbench = await Workbench.start((root) => ({
     'allow.json': batch(readCall('read-1', path.join(root, 'notes.txt')), writeCall('allow-1', path.join(root, 'notes.txt'), 'written after approval\n')),
     'deny.json': batch(writeCall('deny-1', path.join(root, 'denied.txt'), 'must not be written\n')),
+    'cancel.json': batch(writeCall('cancel-1', path.join(root, 'cancelled.txt'), 'must not be written\n')),
     'escape.json': batch(writeCall('escape-1', path.join(root, 'escaped.txt'), 'must not be written\n')),
     'big.json': batch({ id: 'big-1', name: 'Bash', input: { command: `seq 1 ${BIG_OUTPUT_LINES}` } }),
   }));
@@ -96,5 +97,14 @@ test('A large output becomes a link that opens the full output in an editor', ()
     const editor = workbench.page.locator('.editor-group-container.active .monaco-editor[data-uri*="tool-result-"]');
     assert.match(await workbench.editorText(editor), /^1\n2\n3\n/);
     await workbench.screenshot('6-artifact-editor');
+    await workbench.closeAllEditors();
+  }));
+
+test('Cancel on the approval dialog is a denial', () =>
+  workbench.steps('cancel', async () => {
+    const dialog = await runUntilDialog('cancel.json', 'Write');
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await workbench.resultsEditor().locator('.view-lines', { hasText: 'Write — denied' }).waitFor();
+    assert.equal(fs.existsSync(path.join(workbench.workspace, 'cancelled.txt')), false);
     await workbench.closeAllEditors();
   }));

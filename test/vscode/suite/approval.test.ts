@@ -53,4 +53,19 @@ suite('Approvals', () => {
     assert.match(result?.modelContent ?? '', /denied/i);
     assert.deepEqual(ran, []);
   });
+
+  test('"Allow for Session" lets the same call run again without asking; another target still asks', async () => {
+    const api = await extensionApi();
+    let asked = 0;
+    api.testing.setApprovalResponder(() => {
+      asked++;
+      return { kind: 'allowSession' };
+    });
+    await api.executor.executeBatch([{ id: 's1', name: 'test_touch', input: { path: 'p.txt' } }]);
+    await api.executor.executeBatch([{ id: 's2', name: 'test_touch', input: { path: 'p.txt' } }]);
+    assert.equal(asked, 1);
+    await api.executor.executeBatch([{ id: 's3', name: 'test_touch', input: { path: 'q.txt' } }]);
+    assert.equal(asked, 2);
+    assert.deepEqual(ran, ['p.txt', 'p.txt', 'q.txt']);
+  });
 });

@@ -1,5 +1,7 @@
 /// <reference types="mocha" />
 import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ToolCallResult } from '../../../src/executor/result';
 import { extensionApi, registerTool } from './helpers';
 
 suite('Executor through the extension API', () => {
@@ -28,5 +30,22 @@ suite('Executor through the extension API', () => {
     const [result] = await api.executor.executeBatch([{ id: 'u1', name: 'no_such_tool', input: {} }]);
     assert.equal(result?.isError, true);
     assert.match(result?.modelContent ?? '', /unknown tool: no_such_tool/);
+  });
+
+  test('the Run Tool Calls command refuses text that is not a list of calls, and runs nothing', async () => {
+    const api = await extensionApi();
+    assert.equal(await api.runToolCalls('{ not json'), undefined);
+    assert.equal(await api.runToolCalls('[{"input": {}}]'), undefined);
+    assert.equal(await api.runToolCalls('[]'), undefined);
+  });
+
+  test('the Run Tool Calls command reads the calls from the active editor when given none', async () => {
+    const document = await vscode.workspace.openTextDocument({ language: 'json', content: '[{"id": "q1", "name": "no_such_tool", "input": {}}]' });
+    await vscode.window.showTextDocument(document);
+    const results = await vscode.commands.executeCommand<ToolCallResult[] | undefined>('agentToolExecutor.runToolCalls', undefined, { showResults: false });
+    assert.equal(results?.length, 1);
+    assert.equal(results?.[0]?.callId, 'q1');
+    assert.match(results?.[0]?.modelContent ?? '', /unknown tool: no_such_tool/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });
