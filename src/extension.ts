@@ -5,9 +5,11 @@ import * as vscode from 'vscode';
 import { ToolExecutor } from './executor/executor';
 import { ToolRegistry } from './executor/registry';
 import { ARTIFACT_SCHEME } from './executor/results/artifactLayout';
+import { createRedactor } from './executor/results/redaction/redactor';
 import { NodeArtifactStore } from './node/artifacts/nodeArtifactStore';
 import { NodeWorkspaceSnapshotter } from './node/snapshot/nodeSnapshotter';
 import { findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
+import type { Redactor } from './executor/ports/redactor';
 import type { AgentToolExecutorApi } from './vscode/api';
 import { ArtifactOpener } from './vscode/artifactLinks';
 import { ModalApprovalClient } from './vscode/approvalDialog';
@@ -46,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
 
   // 2. The executor.
   const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
+  const redactor = redactorFromSettings(config, logger);
   const registry = new ToolRegistry();
   const executor = new ToolExecutor({
     registry,
@@ -54,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     approvalClient,
     artifactStore,
     snapshotter,
+    redactor,
     logger,
     maxConcurrency: config.get<number>('maxConcurrency'),
     defaultTimeoutMs: config.get<number>('defaultTimeoutMs'),
@@ -95,6 +99,19 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     return { ...api, testing: { setApprovalResponder: (responder) => approvalClient.setResponder(responder), storageRoot } };
   }
   return api;
+}
+
+/** Built-in secret formats, secret-named environment values, and the user's patterns (spec §6). */
+function redactorFromSettings(config: vscode.WorkspaceConfiguration, logger: OutputChannelLogger): Redactor {
+  const patterns = config.get<string[]>('redaction.patterns') ?? [];
+  try {
+    return createRedactor({ env: process.env, patterns });
+  } catch (error) {
+    // A broken user pattern must not switch redaction off: keep the built-in rules and say why.
+    logger.error('redaction.pattern_invalid', { error: String(error) });
+    void vscode.window.showErrorMessage(`Agent Tool Executor: agentToolExecutor.redaction.patterns has an invalid pattern (${String(error)}); only the built-in rules apply.`);
+    return createRedactor({ env: process.env });
+  }
 }
 
 export async function deactivate(): Promise<void> {

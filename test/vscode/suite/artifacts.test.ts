@@ -72,3 +72,23 @@ suite('Artifacts', () => {
     assert.equal(document.getText(), fullOutput);
   });
 });
+
+suite('Redaction', () => {
+  teardown(async () => (await extensionApi()).testing.setApprovalResponder(undefined));
+
+  test('a secret in a large output is masked in the model content and in the artifact file', async () => {
+    const api = await extensionApi();
+    api.testing.setApprovalResponder(() => ({ kind: 'allowOnce' }));
+    const token = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
+    // The token first, then enough lines to spill past Bash's budget into an artifact.
+    const command = `printf '%s\\n' ${token}; seq 1 200000`;
+    const [result] = await api.executor.executeBatch([{ id: 'secret1', name: 'Bash', input: { command } }]);
+    assert.equal(result?.isError, false, result?.modelContent.slice(0, 300));
+    assert.ok(result?.artifact, 'the output was persisted');
+    assert.ok(!result.modelContent.includes(token));
+    assert.match(result.modelContent, /\[REDACTED:github-token\]/);
+    const stored = await readText(vscode.Uri.file(result.artifact.path));
+    assert.ok(!stored.includes(token), 'the artifact file holds no secret');
+    assert.match(stored, /^\[REDACTED:github-token\]\n1\n2\n/);
+  });
+});
