@@ -3,13 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ToolExecutor } from './executor/executor';
+import type { Redactor } from './executor/ports/redactor';
 import { ToolRegistry } from './executor/registry';
 import { ARTIFACT_SCHEME } from './executor/results/artifactLayout';
 import { createRedactor } from './executor/results/redaction/redactor';
 import { NodeArtifactStore } from './node/artifacts/nodeArtifactStore';
 import { NodeWorkspaceSnapshotter } from './node/snapshot/nodeSnapshotter';
 import { findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
-import type { Redactor } from './executor/ports/redactor';
 import type { AgentToolExecutorApi } from './vscode/api';
 import { ArtifactOpener } from './vscode/artifactLinks';
 import { ModalApprovalClient } from './vscode/approvalDialog';
