@@ -9,7 +9,7 @@ import { ARTIFACT_SCHEME } from './executor/results/artifactLayout';
 import { createRedactor } from './executor/results/redaction/redactor';
 import { NodeArtifactStore } from './node/artifacts/nodeArtifactStore';
 import { NodeWorkspaceSnapshotter } from './node/snapshot/nodeSnapshotter';
-import { findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
+import { defaultProcessSupervisor, findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
 import type { AgentToolExecutorApi } from './vscode/api';
 import { ArtifactOpener } from './vscode/artifactLinks';
 import { ModalApprovalClient } from './vscode/approvalDialog';
@@ -85,6 +85,8 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
   endSession = async () => {
     await artifactStore.endSession(sessionId);
     await executor.dispose();
+    // Shell commands still running when VS Code closes die with their whole process tree.
+    await defaultProcessSupervisor.dispose();
     await snapshotter.dispose();
   };
   logger.info('activated', { sessionId, storage: storageRoot.toString() });
