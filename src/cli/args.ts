@@ -1,10 +1,10 @@
 // Command-line parsing for `tool-exec run`, with errors that name the problem (exit 2).
 import { parseArgs } from 'node:util';
-import { PERMISSION_MODES, type PermissionMode } from '../executor/modePolicy';
+import { PERMISSION_MODES, type PermissionMode } from '../executor/policy/index';
 
 export const USAGE = `Usage: tool-exec run [--workspace DIR] [--tools MODULE]... [--concurrency N] [--max-result-bytes N]
                      [--timeout-ms N] [--approve allow|deny] [--mode default|acceptEdits|plan|bypass]
-                     [--artifacts DIR] [--json] CALLS.json|-
+                     [--artifacts DIR] [--settings FILE] [--json] CALLS.json|-
 
 Runs a batch of tool calls through the executor and prints one result per call, in call order.
 CALLS is a JSON array of {"id": string, "name": string, "input": object | string}; '-' reads stdin.
@@ -15,8 +15,11 @@ CALLS is a JSON array of {"id": string, "name": string, "input": object | string
   --max-result-bytes N   default result budget for tools that declare none (default 262144)
   --timeout-ms N         timeout for tools that declare none (default 300000)
   --approve allow|deny   answer every approval (default: ask on a TTY, deny otherwise)
-  --mode MODE            permission mode (default: default)
-  --artifacts DIR        where large results are saved (default: <tmp>/tool-exec/artifacts)
+  --mode MODE            permission mode (default: the settings' defaultMode, else default)
+  --artifacts DIR        where large results and the session record are saved
+                         (default: <tmp>/tool-exec/artifacts)
+  --settings FILE        a settings.json shaped like Claude Code's: permissions.allow|ask|deny,
+                         permissions.defaultMode, hooks
   --json                 one JSON object per call per line, then a summary line
   -h, --help             this text
   --version              the version`;
@@ -32,8 +35,10 @@ export interface RunArgs {
   readonly maxResultBytes?: number;
   readonly timeoutMs?: number;
   readonly approve?: 'allow' | 'deny';
-  readonly mode: PermissionMode;
+  /** Undefined: the settings file's `defaultMode`, else `default`. */
+  readonly mode?: PermissionMode;
   readonly artifacts?: string;
+  readonly settings?: string;
   readonly json: boolean;
   readonly calls: string;
 }
@@ -56,6 +61,7 @@ export function parseCommand(argv: readonly string[]): Command {
         approve: { type: 'string' },
         mode: { type: 'string' },
         artifacts: { type: 'string' },
+        settings: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
@@ -76,8 +82,8 @@ export function parseCommand(argv: readonly string[]): Command {
   if (approve !== undefined && approve !== 'allow' && approve !== 'deny') {
     throw new UsageError(`--approve must be allow or deny, got '${approve}'`);
   }
-  const mode = values.mode ?? 'default';
-  if (!(PERMISSION_MODES as readonly string[]).includes(mode)) {
+  const mode = values.mode;
+  if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
     throw new UsageError(`--mode must be one of ${PERMISSION_MODES.join(', ')}, got '${mode}'`);
   }
   return {
@@ -89,8 +95,9 @@ export function parseCommand(argv: readonly string[]): Command {
       maxResultBytes: positiveInt('--max-result-bytes', values['max-result-bytes']),
       timeoutMs: positiveInt('--timeout-ms', values['timeout-ms']),
       approve,
-      mode: mode as PermissionMode,
+      mode: mode as PermissionMode | undefined,
       artifacts: values.artifacts,
+      settings: values.settings,
       json: values.json ?? false,
       calls: rest[0]!,
     },

@@ -1,0 +1,70 @@
+// The Node adapters `tool-exec run` wires into the executor, and how they are closed at the end.
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { ExecutorOptions } from '../executor/executor';
+import type { HookSource } from '../executor/ports/hooks';
+import type { Logger } from '../executor/ports/logger';
+import type { PermissionMode } from '../executor/policy/index';
+import { createPolicyFromSettings } from '../executor/policy/index';
+import { createRedactor } from '../executor/results/redaction/redactor';
+import { redactingLogger } from '../executor/results/redaction/redactingLogger';
+import { NodeArtifactStore } from '../node/artifacts/nodeArtifactStore';
+import { commandHookSource } from '../node/commandHooks';
+import { JsonlSessionRecorder } from '../node/sessionRecord/jsonlSessionRecorder';
+import { loadSettingsFile } from '../node/settingsFile';
+import { createNodeSnapshotter } from '../node/snapshot/nodeSnapshotter';
+import { UsageError } from './args';
+
+/** Where the CLI keeps artifacts when `--artifacts` is not given. */
+export const DEFAULT_ARTIFACTS_DIR = join(tmpdir(), 'tool-exec', 'artifacts');
+
+export interface CliAdapterOptions {
+  readonly sessionId: string;
+  readonly workspace: string;
+  readonly cwd: string;
+  readonly mode?: PermissionMode;
+  readonly settingsFile?: string;
+  readonly artifactsDir?: string;
+  readonly logger: Logger;
+}
+
+export interface CliAdapters {
+  readonly options: Pick<
+    ExecutorOptions,
+    'permissionPolicy' | 'hooks' | 'artifactStore' | 'snapshotter' | 'redactor' | 'sessionRecorder' | 'logger'
+  >;
+  /** Ends the session: temporary artifacts go, the record is flushed, the watcher stops. */
+  close(): Promise<void>;
+}
+
+export async function createCliAdapters(options: CliAdapterOptions): Promise<CliAdapters> {
+  const redactor = createRedactor({ env: process.env });
+  const logger = redactingLogger(options.logger, redactor);
+  let settings: Record<string, unknown> | undefined;
+  if (options.settingsFile !== undefined) {
+    const loaded = await loadSettingsFile(resolve(options.cwd, options.settingsFile));
+    if (!loaded.ok) throw new UsageError(`--settings: ${loaded.error}`);
+    settings = loaded.settings;
+  }
+  // The settings file is the user's own (trusted); the CLI has no workspace-trust prompt.
+  const permissionPolicy = createPolicyFromSettings({
+    user: settings,
+    mode: options.mode,
+    workspaceTrusted: true,
+    workspaceFolders: [options.workspace],
+  });
+  for (const problem of permissionPolicy.problems) logger.warn('settings.problem', { problem: String(problem) });
+  const hooks: HookSource | undefined = settings?.hooks === undefined ? undefined : commandHookSource(settings.hooks, logger);
+  const artifactsDir = resolve(options.cwd, options.artifactsDir ?? DEFAULT_ARTIFACTS_DIR);
+  const artifactStore = new NodeArtifactStore({ artifactsDir });
+  const snapshotter = createNodeSnapshotter({ logger });
+  const sessionRecorder = new JsonlSessionRecorder({ dir: join(artifactsDir, 'sessions'), sessionId: options.sessionId, workspaceFolders: [options.workspace] });
+  return {
+    options: { permissionPolicy, hooks, artifactStore, snapshotter, redactor, sessionRecorder, logger },
+    close: async () => {
+      await sessionRecorder.flush();
+      await artifactStore.endSession(options.sessionId);
+      await snapshotter.dispose();
+    },
+  };
+}
