@@ -3,7 +3,7 @@
 // stdout (commandHookOutput.ts). On timeout or abort the whole group is killed: a hook's children
 // never outlive it. The hook chain (hookChain.ts) applies the per-hook timeout and logs failures.
 import { spawn } from 'node:child_process';
-import { matchesTool } from '../executor/hookChain';
+import { combineHookSources, matchesTool } from '../executor/hookChain';
 import type { Logger } from '../executor/ports/logger';
 import type { Hook, HookEventName, HookInput, HookOutcome, HookSource } from '../executor/ports/hooks';
 import { parseHookSettings, type CommandHookConfig } from '../executor/policy/settings';
@@ -32,6 +32,23 @@ export function commandHookSource(settingsHooks: unknown, logger: Logger, option
   return {
     hooksFor: (event: HookEventName, toolName: string) => hooks.filter((hook) => hook.event === event && matchesTool(hook.matcher, toolName)),
   };
+}
+
+/**
+ * The command hooks of the user's and the workspace's settings, user first. A workspace's hooks are
+ * programs its authors chose: they run only when the workspace is trusted.
+ */
+export function settingsHookSource(
+  settings: { readonly user?: { readonly hooks?: unknown }; readonly workspace?: { readonly hooks?: unknown }; readonly workspaceTrusted: boolean },
+  logger: Logger,
+  options: CommandHookOptions = {},
+): HookSource {
+  const sources = [commandHookSource(settings.user?.hooks, logger, options)];
+  if (settings.workspace?.hooks !== undefined) {
+    if (settings.workspaceTrusted) sources.push(commandHookSource(settings.workspace.hooks, logger, options));
+    else logger.warn('tool.hook.untrusted_workspace', { reason: 'the workspace is not trusted: its settings hooks do not run' });
+  }
+  return combineHookSources(...sources);
 }
 
 /** One configured command as a `Hook`. */
