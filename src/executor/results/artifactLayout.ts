@@ -19,9 +19,12 @@ export function safeName(name: string): string {
   return name.replace(UNSAFE_NAME_CHARS, '_').replace(/^\.+/, '_').slice(0, MAX_NAME_PART_CHARS) || '_';
 }
 
+/** What every artifact file name contains (spec §8). */
+export const ARTIFACT_NAME_MARK = '-tool-result-';
+
 /** `<callId>-tool-result-<uuid>.<ext>`: the artifact id and the file name are the same. */
 export function artifactFileName(callId: string, uuid: string, extension = 'txt'): string {
-  return `${safeName(callId)}-tool-result-${safeName(uuid)}.${safeName(extension)}`;
+  return `${safeName(callId)}${ARTIFACT_NAME_MARK}${safeName(uuid)}.${safeName(extension)}`;
 }
 
 /** Path segments below the store root: `['artifacts', <session>, <artifactId>]`. */

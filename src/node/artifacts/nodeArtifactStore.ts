@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { ArtifactRetention } from '../../executor/contract';
 import type { ArtifactStore, ArtifactWrite, ArtifactWriter } from '../../executor/ports/artifactStore';
 import type { ArtifactRef } from '../../executor/result';
-import { ARTIFACTS_FOLDER, RETENTION_MANIFEST, artifactFileName, artifactUri, parseArtifactUri, safeName } from '../../executor/results/artifactLayout';
+import { ARTIFACTS_FOLDER, ARTIFACT_NAME_MARK, RETENTION_MANIFEST, artifactFileName, artifactUri, parseArtifactUri, safeName } from '../../executor/results/artifactLayout';
 
 /** Owner only: artifacts may hold secrets redaction did not know. */
 export const ARTIFACT_DIR_MODE = 0o700;
@@ -184,7 +184,8 @@ export class NodeArtifactStore implements ArtifactStore {
       const index = new Map<string, Entry>();
       for (const session of await listDir(this.artifactsRoot())) {
         for (const fileName of await listDir(path.join(this.artifactsRoot(), session))) {
-          if (fileName === RETENTION_MANIFEST) continue;
+          // Only artifacts count toward the cap: a host may keep other files here (session records).
+          if (!fileName.includes(ARTIFACT_NAME_MARK)) continue;
           const file = path.join(this.artifactsRoot(), session, fileName);
           const info = await stat(file).catch(() => undefined);
           if (info?.isFile()) index.set(file, { file, session, size: info.size, writtenAt: info.mtimeMs });

@@ -118,4 +118,18 @@ describe('NodeArtifactStore with an artifacts folder of its own (the CLI)', () =
     assert.equal(existsSync(ref.path), false);
     assert.equal(existsSync(record), true);
   });
+
+  it('never evicts files that are not artifacts (the CLI keeps session records in a folder here)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cli-artifacts-'));
+    roots.push(dir);
+    const fs = await import('node:fs');
+    fs.mkdirSync(path.join(dir, 'sessions'));
+    const record = path.join(dir, 'sessions', 'old.jsonl');
+    fs.writeFileSync(record, 'r'.repeat(500));
+    const artifacts = new NodeArtifactStore({ artifactsDir: dir, maxTotalBytes: 100 });
+    await artifacts.write({ sessionId: 's', callId: 'a', retention: 'session', content: 'a'.repeat(80) });
+    await artifacts.write({ sessionId: 's', callId: 'b', retention: 'session', content: 'b'.repeat(80) });
+    assert.equal(existsSync(record), true);
+    assert.equal(await artifacts.totalBytes(), 80);
+  });
 });
