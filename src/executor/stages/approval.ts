@@ -39,7 +39,8 @@ export async function approval(state: CallState, deps: ExecutorDeps): Promise<St
     callId: state.call.id,
     toolName: state.toolName,
     input: state.input,
-    reason: decision.reason,
+    // The reason quotes the command or path: shown escaped, like the preview.
+    reason: escapeForDisplay(decision.reason),
     preview: escapePreview(preview ?? defaultPreview(state.input)),
     sessionAllowed: !decision.forced,
   };

@@ -76,5 +76,6 @@ describe('the same bytes everywhere', () => {
     assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e]/.test(preview), 'no raw control, ANSI or bidi character in the preview');
     assert.match(preview, /\\e\[31mred\\e\[0m/);
     assert.match(preview, /\\u202e/);
+    assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e]/.test(approval!.reason), 'the reason quoting the command is escaped too');
   });
 });
