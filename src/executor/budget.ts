@@ -155,7 +155,9 @@ export function truncateDirectional(parts: SpilledText | string, limitBytes: num
   const { head, tail } = typeof parts === 'string' ? { head: parts, tail: parts } : parts;
   const note = `[Tool output truncated by resultBudget: original ${originalBytes} bytes, limit ${limitBytes} bytes, showing the ${direction}]`;
   const room = Math.max(0, limitBytes - utf8Bytes(note) - 1);
-  return direction === 'head' ? `${headWithinBytes(head, room)}\n${note}` : `${note}\n${tailWithinBytes(tail, room)}`;
+  // Spec §7: both end with the note, so the model reads what it saw before it is told what it missed.
+  const kept = direction === 'head' ? headWithinBytes(head, room) : tailWithinBytes(tail, room);
+  return `${kept}${kept.endsWith('\n') || kept === '' ? '' : '\n'}${note}`;
 }
 
 /**
