@@ -61,7 +61,10 @@ export interface ToolCallResult {
   readonly errorKind: ErrorKind | null;
   /** Exactly what the model receives. */
   readonly modelContent: string;
-  /** Redacted, unbudgeted text of the output (UI); for failures, the error message. */
+  /**
+   * Redacted, unbudgeted text of the output (UI); for failures, the error message. Streamed output
+   * past the spill size was never held whole: this is its head and tail, the whole is in `artifact`.
+   */
   readonly text: string;
   readonly display?: ToolDisplay;
   readonly media?: readonly MediaPart[];
