@@ -11,12 +11,26 @@ describe('batch runner', () => {
     let running = 0;
     let peak = 0;
     const gate = deferred<void>();
+    const full = deferred<void>();
     const { executor, events } = makeExecutor(
-      [tool('Read', { handler: async () => { running += 1; peak = Math.max(peak, running); await gate.promise; running -= 1; return { content: 'ok' }; } })],
+      [
+        tool('Read', {
+          handler: async () => {
+            running += 1;
+            peak = Math.max(peak, running);
+            if (running === 3) full.resolve();
+            await gate.promise;
+            running -= 1;
+            return { content: 'ok' };
+          },
+        }),
+      ],
       { maxConcurrency: 3 },
     );
     const pending = executor.executeBatch(Array.from({ length: 8 }, (_, i) => call(String(i), 'Read')));
-    await tick(10);
+    await full.promise;
+    // Time for a broken limiter to start a fourth handler.
+    await tick(20);
     const queued = events.filter((event) => event.type === 'toolCallQueued').length;
     const started = events.filter((event) => event.type === 'toolCallStarted').length;
     assert.equal(queued, 8, 'every call of the group shows as queued at once');
@@ -71,10 +85,14 @@ describe('batch runner', () => {
 
   it('cancels calls still waiting for a slot when the turn is aborted, without running them', async () => {
     let ran = 0;
-    const { executor } = makeExecutor([tool('Read', { handler: (_i, ctx) => ((ran += 1), new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ content: 'x' })))) })], { maxConcurrency: 1 });
+    const first = deferred<void>();
+    const { executor } = makeExecutor(
+      [tool('Read', { handler: (_i, ctx) => ((ran += 1), first.resolve(), new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ content: 'x' })))) })],
+      { maxConcurrency: 1 },
+    );
     const turn = new AbortController();
     const pending = executor.executeBatch([call('1', 'Read'), call('2', 'Read'), call('3', 'Read')], { signal: turn.signal });
-    await tick(10);
+    await first.promise;
     turn.abort();
     const results = await pending;
     assert.equal(ran, 1);

@@ -152,10 +152,12 @@ describe('call pipeline: permission defaults', () => {
 
   it('runs after an approval, and the approval wait is reported and not timed', async () => {
     const answer = deferred<void>();
+    const asked = deferred<void>();
     const { executor, events } = makeExecutor([{ ...writer, timeout: { defaultMs: 20 } }], {
-      approvalClient: { requestApproval: async () => (await answer.promise, { kind: 'allowOnce' }) },
+      approvalClient: { requestApproval: async () => (asked.resolve(), await answer.promise, { kind: 'allowOnce' }) },
     });
     const pending = executor.execute({ id: '1', name: 'Writer', input: {} });
+    await asked.promise;
     await tick(60);
     answer.resolve();
     const result = await pending;
@@ -208,11 +210,12 @@ describe('call pipeline: hooks', () => {
 
   it('runs PostToolUseFailure with is_interrupt for cancels', async () => {
     const inputs: Array<{ event: string; interrupt?: boolean }> = [];
-    const { executor } = makeExecutor([tool('Hang', { handler: () => new Promise(() => {}) })]);
+    const started = deferred<void>();
+    const { executor } = makeExecutor([tool('Hang', { handler: () => (started.resolve(), new Promise(() => {})) })]);
     executor.hooks.register({ name: 'f', event: 'PostToolUseFailure', run: (input) => (inputs.push({ event: input.hook_event_name, interrupt: input.is_interrupt }), {}) });
     const turn = new AbortController();
     const pending = executor.execute({ id: '1', name: 'Hang', input: {} }, { signal: turn.signal });
-    await tick(5);
+    await started.promise;
     turn.abort();
     await pending;
     assert.deepEqual(inputs, [{ event: 'PostToolUseFailure', interrupt: true }]);

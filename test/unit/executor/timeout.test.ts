@@ -3,10 +3,16 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import type { ToolDefinition } from '../../../src/executor/contract';
 import { Semaphore } from '../../../src/executor/limiter';
+import type { AdmissionGate } from '../../../src/executor/ports/admissionGate';
 import { resolveTimeoutMs } from '../../../src/executor/stages/timeout';
 import { deferred, makeExecutor, tick, tool } from './fixtures';
 
 const base = tool('T') as ToolDefinition;
+
+/** The gate, telling `queued` when a request starts waiting at it. */
+function queuedAt(gate: AdmissionGate, queued: { resolve: () => void }): AdmissionGate {
+  return { acquire: (signal) => (queued.resolve(), gate.acquire(signal)) };
+}
 
 describe('resolveTimeoutMs priority chain', () => {
   it("kind:'none' means no timeout at all", () => {
@@ -68,6 +74,7 @@ describe('timeouts', () => {
   it('pauses the deadline while a model request waits at the admission gate and reports queuedMs', async () => {
     const gate = new Semaphore(1);
     const hold = await gate.acquire();
+    const queued = deferred<void>();
     const { executor } = makeExecutor(
       [
         tool('Asks', {
@@ -79,9 +86,10 @@ describe('timeouts', () => {
           },
         }),
       ],
-      { admissionGate: gate },
+      { admissionGate: queuedAt(gate, queued) },
     );
     const pending = executor.execute({ id: '1', name: 'Asks', input: {} });
+    await queued.promise;
     await tick(200);
     hold();
     const result = await pending;
@@ -92,11 +100,13 @@ describe('timeouts', () => {
   it('still times out when the tool is slow after admission, and reports the queue time', async () => {
     const gate = new Semaphore(1);
     const hold = await gate.acquire();
+    const queued = deferred<void>();
     const { executor } = makeExecutor(
       [tool('Asks', { timeout: { defaultMs: 40 }, handler: async (_i, ctx) => { (await ctx.admitModelRequest())(); return new Promise(() => {}); } })],
-      { admissionGate: gate },
+      { admissionGate: queuedAt(gate, queued) },
     );
     const pending = executor.execute({ id: '1', name: 'Asks', input: {} });
+    await queued.promise;
     await tick(100);
     hold();
     const result = await pending;
@@ -117,16 +127,17 @@ describe('cancellation', () => {
 
   it("answers with the tool's message at once, without waiting for the handler to exit", async () => {
     const finished = deferred<void>();
+    const started = deferred<void>();
     const { executor } = makeExecutor([
       tool('Stubborn', {
         cancellation: { userVisibleMessage: 'Command interrupted by the user.' },
         // Ignores its signal and never ends on its own.
-        handler: () => finished.promise.then(() => ({ content: 'too late' })),
+        handler: () => (started.resolve(), finished.promise.then(() => ({ content: 'too late' }))),
       }),
     ]);
     const turn = new AbortController();
     const pending = executor.execute({ id: '1', name: 'Stubborn', input: {} }, { signal: turn.signal });
-    await tick(5);
+    await started.promise;
     turn.abort();
     const result = await pending;
     assert.equal(result.modelContent, 'Command interrupted by the user.');
@@ -140,10 +151,11 @@ describe('cancellation', () => {
     process.on('unhandledRejection', onUnhandled);
     try {
       const late = deferred<never>();
-      const { executor } = makeExecutor([tool('Late', { handler: () => late.promise })]);
+      const started = deferred<void>();
+      const { executor } = makeExecutor([tool('Late', { handler: () => (started.resolve(), late.promise) })]);
       const turn = new AbortController();
       const pending = executor.execute({ id: '1', name: 'Late', input: {} }, { signal: turn.signal });
-      await tick(5);
+      await started.promise;
       turn.abort();
       await pending;
       late.reject(new Error('rejected after the call ended'));
@@ -155,12 +167,13 @@ describe('cancellation', () => {
   });
 
   it('cancels a call waiting for approval', async () => {
+    const asked = deferred<void>();
     const { executor } = makeExecutor([tool('Writer', { readOnly: false, sideEffectScope: 'workspace', inputSchema: z.object({}) })], {
-      approvalClient: { requestApproval: (_r, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))) },
+      approvalClient: { requestApproval: (_r, signal) => (asked.resolve(), new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)))) },
     });
     const turn = new AbortController();
     const pending = executor.execute({ id: '1', name: 'Writer', input: {} }, { signal: turn.signal });
-    await tick(5);
+    await asked.promise;
     turn.abort();
     const result = await pending;
     assert.equal(result.errorKind, 'cancelled');
