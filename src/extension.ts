@@ -15,6 +15,7 @@ import { ArtifactOpener } from './vscode/artifactLinks';
 import { ModalApprovalClient } from './vscode/approvalDialog';
 import { DiffEditorOpener, SNAPSHOT_SCHEME, SnapshotContentProvider } from './vscode/diffEditor';
 import { OutputChannelLogger } from './vscode/logChannel';
+import { SettingsPermissions } from './vscode/permissionSettings';
 import { OPEN_ARTIFACT_COMMAND, RESULTS_SCHEME, ResultsDocuments } from './vscode/resultsDocument';
 import { RUN_TOOL_CALLS_COMMAND, RunToolCallsCommand } from './vscode/runToolCallsCommand';
 
@@ -46,6 +47,11 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
   const snapshotter = new NodeWorkspaceSnapshotter({ logger });
   snapshotter.warmUp(workspaceFolders);
 
+  // Claude Code's settings files and VS Code's settings: rules, mode and command hooks.
+  const permissions = new SettingsPermissions(() => workspaceFolders, logger);
+  subscriptions.push(permissions);
+  void permissions.reload();
+
   // 2. The executor.
   const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
   const redactor = redactorFromSettings(config, logger);
@@ -55,6 +61,8 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     sessionId,
     workspaceFolders,
     approvalClient,
+    permissionPolicy: permissions,
+    hooks: permissions,
     artifactStore,
     snapshotter,
     redactor,
@@ -98,7 +106,7 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     openArtifact: (uri) => artifacts.open(uri),
   };
   if (context.extensionMode === vscode.ExtensionMode.Test) {
-    return { ...api, testing: { setApprovalResponder: (responder) => approvalClient.setResponder(responder), storageRoot } };
+    return { ...api, testing: { setApprovalResponder: (responder) => approvalClient.setResponder(responder), storageRoot, reloadPermissions: () => permissions.reload() } };
   }
   return api;
 }

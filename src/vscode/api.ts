@@ -24,4 +24,6 @@ export interface AgentToolExecutorTesting {
   setApprovalResponder(responder: ApprovalResponder | undefined): void;
   /** The folder artifacts are written under (`context.storageUri` or global storage). */
   readonly storageRoot: vscode.Uri;
+  /** Reloads permission rules and hooks from the settings now, instead of on the file watcher's next event. */
+  reloadPermissions(): Promise<void>;
 }

@@ -78,6 +78,11 @@ export class RulesPolicy implements PermissionPolicy {
     return parsed;
   }
 
+  /** Takes over the "allow for this session" rules of a policy this one replaces (settings reloaded). */
+  adoptSessionRules(previous: RulesPolicy): void {
+    this.rules.push(...previous.rules.filter((rule) => rule.source === 'session'));
+  }
+
   /** Every rule in force, session rules included. */
   get allRules(): readonly PermissionRule[] {
     return this.rules;

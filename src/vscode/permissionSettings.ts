@@ -1,0 +1,109 @@
+// VS Code adapter: the permission policy and command hooks from the settings a user already has.
+// User level: ~/.claude/settings.json plus VS Code user settings; workspace level: the folder's
+// .claude/settings*.json plus VS Code workspace settings. Workspace allow rules and hooks count only
+// in a trusted workspace. The policy is rebuilt when any of them changes; session approvals stay.
+import { homedir } from 'node:os';
+import * as vscode from 'vscode';
+import type { HookSource } from '../executor/ports/hooks';
+import type { Logger } from '../executor/ports/logger';
+import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../executor/ports/permissionPolicy';
+import { createPolicyFromSettings, parsePermissionMode, type RulesPolicy } from '../executor/policy/index';
+import { settingsHookSource } from '../node/commandHooks';
+import { loadStandardSettings, mergeSettings } from '../node/settingsFile';
+
+const SECTION = 'agentToolExecutor';
+const RULE_KEYS = ['allow', 'ask', 'deny'] as const;
+
+export class SettingsPermissions implements PermissionPolicy, HookSource, vscode.Disposable {
+  private policy: RulesPolicy;
+  private hooks: HookSource = { hooksFor: () => [] };
+  private readonly disposables: vscode.Disposable[] = [];
+  private reloading: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly workspaceFolders: () => readonly string[],
+    private readonly logger: Logger,
+  ) {
+    this.policy = createPolicyFromSettings({ mode: configuredMode(), workspaceTrusted: vscode.workspace.isTrusted, workspaceFolders: workspaceFolders() });
+    const reload = () => void this.reload();
+    const watcher = vscode.workspace.createFileSystemWatcher('**/.claude/settings*.json');
+    this.disposables.push(
+      watcher,
+      watcher.onDidChange(reload),
+      watcher.onDidCreate(reload),
+      watcher.onDidDelete(reload),
+      vscode.workspace.onDidGrantWorkspaceTrust(reload),
+      vscode.workspace.onDidChangeWorkspaceFolders(reload),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(`${SECTION}.permissions`) || event.affectsConfiguration(`${SECTION}.permissionMode`)) reload();
+      }),
+    );
+  }
+
+  /** Loads every source again; resolves when the new policy is in force. */
+  reload(): Promise<void> {
+    this.reloading = this.reloading.then(() => this.load()).catch((error) => this.logger.error('settings.reload_failed', { error: String(error) }));
+    return this.reloading;
+  }
+
+  evaluate(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> | PermissionDecision {
+    return this.policy.evaluate(request, signal);
+  }
+
+  rememberSessionApproval(request: PermissionRequest, signal?: AbortSignal): Promise<void> | void {
+    return this.policy.rememberSessionApproval(request, signal);
+  }
+
+  get mode(): string {
+    return this.policy.mode;
+  }
+
+  hooksFor(...args: Parameters<HookSource['hooksFor']>): ReturnType<HookSource['hooksFor']> {
+    return this.hooks.hooksFor(...args);
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+
+  private async load(): Promise<void> {
+    const folders = this.workspaceFolders();
+    const files = await loadStandardSettings(folders[0], homedir());
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const user = combine(files.user, rulesFrom(config.inspect<string[]>('permissions.allow')?.globalValue, config.inspect<string[]>('permissions.ask')?.globalValue, config.inspect<string[]>('permissions.deny')?.globalValue));
+    const workspace = combine(
+      files.workspace,
+      rulesFrom(config.inspect<string[]>('permissions.allow')?.workspaceValue, config.inspect<string[]>('permissions.ask')?.workspaceValue, config.inspect<string[]>('permissions.deny')?.workspaceValue),
+    );
+    const workspaceTrusted = vscode.workspace.isTrusted;
+    const next = createPolicyFromSettings({ user, workspace, mode: configuredMode(), workspaceTrusted, workspaceFolders: folders });
+    next.adoptSessionRules(this.policy);
+    this.policy = next;
+    this.hooks = settingsHookSource({ user, workspace, workspaceTrusted }, this.logger);
+    const problems = [...files.problems, ...next.problems.map(String)];
+    for (const problem of problems) this.logger.warn('settings.problem', { problem });
+    if (problems.length > 0) {
+      void vscode.window.showWarningMessage(`Agent Tool Executor: ${problems.length} permission setting${problems.length === 1 ? '' : 's'} could not be used: ${problems[0]}`);
+    }
+    this.logger.info('settings.loaded', { mode: next.mode, rules: next.allRules.length, workspaceTrusted });
+  }
+}
+
+/** `agentToolExecutor.permissionMode`, when the user set one; otherwise the files' `defaultMode` decides. */
+function configuredMode() {
+  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<string>('permissionMode');
+  const value = inspected?.workspaceValue ?? inspected?.globalValue;
+  return value === undefined ? undefined : parsePermissionMode(value);
+}
+
+function rulesFrom(allow?: string[], ask?: string[], deny?: string[]): Record<string, unknown> | undefined {
+  const lists = { allow, ask, deny };
+  const permissions = Object.fromEntries(RULE_KEYS.filter((key) => Array.isArray(lists[key])).map((key) => [key, lists[key]]));
+  return Object.keys(permissions).length === 0 ? undefined : { permissions };
+}
+
+function combine(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return mergeSettings(a, b);
+}
