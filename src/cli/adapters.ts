@@ -57,7 +57,11 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
   const hooks: HookSource | undefined = settings?.hooks === undefined ? undefined : commandHookSource(settings.hooks, logger);
   const artifactsDir = resolve(options.cwd, options.artifactsDir ?? DEFAULT_ARTIFACTS_DIR);
   const artifactStore = new NodeArtifactStore({ artifactsDir });
+  // `session` artifacts of earlier runs older than the retention age go now, not only under the size cap.
+  await artifactStore.prune(options.sessionId).catch((error: unknown) => logger.warn('artifacts.prune_failed', { error: String(error) }));
   const snapshotter = createNodeSnapshotter({ logger });
+  // The watcher's first scan starts now, while the batch is read and scheduled.
+  snapshotter.warmUp([options.workspace]);
   const sessionRecorder = new JsonlSessionRecorder({ dir: join(artifactsDir, 'sessions'), sessionId: options.sessionId, workspaceFolders: [options.workspace] });
   return {
     options: { permissionPolicy, hooks, artifactStore, snapshotter, redactor, sessionRecorder, logger },

@@ -3,6 +3,7 @@
 // started, the after-snapshot, redaction, budget and post hooks run whatever happened.
 import { CallState, type CallOptions, type ExecutorDeps, type StageFailure } from './callState';
 import type { ToolCall } from './contract';
+import { projectErrorMessage } from './errors';
 import type { ToolCallResult } from './result';
 import { approval } from './stages/approval';
 import { finish } from './stages/finish';
@@ -29,14 +30,18 @@ export async function runCall(call: ToolCall, deps: ExecutorDeps, options: CallO
   const state = new CallState(call, options, options.signal ?? NEVER_ABORTED, span);
   deps.logger.debug('tool.call.started', { tool: toolLabel, callId: call.id, group: options.group });
   state.failure = await runStages(state, deps);
-  // 10. Snapshot after: not cancellable, also after errors, timeouts and cancels.
-  await snapshotAfter(state, deps);
-  // 11. Redact, before anything leaves.
-  redact(state, deps);
-  // 12. Serialize and budget; persist artifacts.
-  await serialize(state, deps);
-  // 13. PostToolUse / PostToolUseFailure hooks and their additional context.
-  await postToolUseHooks(state, deps);
+  try {
+    // 10. Snapshot after: not cancellable, also after errors, timeouts and cancels.
+    await snapshotAfter(state, deps);
+    // 11. Redact, before anything leaves.
+    redact(state, deps);
+    // 12. Serialize and budget; persist artifacts.
+    await serialize(state, deps);
+    // 13. PostToolUse / PostToolUseFailure hooks and their additional context.
+    await postToolUseHooks(state, deps);
+  } catch (error) {
+    resultStageBug(state, deps, error);
+  }
   // 14. Events, telemetry, log; then the session record.
   const result = finish(state, deps);
   await recordCall(state, deps, result);
@@ -74,6 +79,28 @@ async function runStages(state: CallState, deps: ExecutorDeps): Promise<StageFai
     deps.logger.error('tool.call.internal_error', { tool: state.toolName, callId: state.call.id, error: String(error) });
     return { kind: 'execution', stage: 'handler', message: `tool ${state.toolName} crashed: ${error instanceof Error ? error.message : String(error)}`, errorClass: 'InternalError' };
   }
+}
+
+/**
+ * A bug in a stage after the handler (a throwing port, say) still gives the call its one result; the
+ * output is dropped, since it could not be redacted and sized, and the model is told so.
+ */
+function resultStageBug(state: CallState, deps: ExecutorDeps, error: unknown): void {
+  let detail: string;
+  try {
+    detail = deps.redactor.redact(projectErrorMessage(error));
+  } catch {
+    detail = 'internal error';
+  }
+  deps.logger.error('tool.call.internal_error', { tool: state.toolName, callId: state.call.id, stage: 'serialize', error: detail });
+  const message = `tool ${state.toolName}: the executor could not prepare this result (${detail}); the output was dropped.`;
+  state.failure = { kind: 'execution', stage: 'serialize', message, errorClass: 'InternalError' };
+  state.text = message;
+  state.modelContent = message;
+  state.display = undefined;
+  state.artifact = undefined;
+  state.truncated = false;
+  state.strategy = 'inline';
 }
 
 function cancelledBeforeStart(state: CallState, deps: ExecutorDeps): StageFailure {

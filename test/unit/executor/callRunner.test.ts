@@ -221,3 +221,25 @@ describe('call pipeline: hooks', () => {
     assert.deepEqual(inputs, [{ event: 'PostToolUseFailure', interrupt: true }]);
   });
 });
+
+describe('call pipeline: a bug after the handler', () => {
+  it('still gives the call exactly one result, and the batch goes on', async () => {
+    const redactor = {
+      redact: (text: string) => {
+        if (text.includes('BOOM')) throw new Error('redaction rule blew up');
+        return text;
+      },
+    };
+    const { executor, logger } = makeExecutor([tool('Echo')], { redactor });
+    const results = await executor.executeBatch([
+      { id: '1', name: 'Echo', input: { text: 'BOOM' } },
+      { id: '2', name: 'Echo', input: { text: 'fine' } },
+    ]);
+    assert.equal(results.length, 2);
+    assert.equal(results[0]!.errorKind, 'execution');
+    assert.equal(results[0]!.modelContent, 'tool Echo: the executor could not prepare this result (redaction rule blew up); the output was dropped.');
+    assert.equal(results[0]!.failure?.stage, 'serialize');
+    assert.equal(results[1]!.modelContent, 'fine');
+    assert.ok(logger.messages().includes('tool.call.internal_error'));
+  });
+});
