@@ -1,6 +1,7 @@
 // Streaming tool output in constant memory (issue 5): chunks are decoded, redacted as a stream,
 // counted, and kept whole only while they are small. Past the spill size the pipeline keeps a
 // head, a tail ring buffer and counts, and writes the redacted stream to an artifact as it arrives.
+import type { SpilledText } from '../budget';
 import type { OutputStreamEnd, OutputStreamOptions, ToolOutputStream } from '../contract';
 import type { ArtifactWriter } from '../ports/artifactStore';
 import type { RedactionStream } from '../ports/redactor';
@@ -27,19 +28,11 @@ export interface OutputCollectorOptions {
 /** What a stream left behind: the whole text, or (spilled) its head, tail, counts and artifact. */
 export type CollectedOutput =
   | { readonly kind: 'whole'; readonly text: string; readonly end?: OutputStreamEnd; readonly options?: OutputStreamOptions }
-  | {
+  | (SpilledText & {
       readonly kind: 'spilled';
-      readonly head: string;
-      readonly tail: string;
-      readonly totalChars: number;
-      readonly totalBytes: number;
-      readonly totalLines: number;
-      readonly artifact?: ArtifactRef;
-      /** Why the artifact is missing or incomplete, when it should have been written. */
-      readonly artifactError?: string;
       readonly end?: OutputStreamEnd;
       readonly options?: OutputStreamOptions;
-    };
+    });
 
 /** The `ToolOutputStream` a handler writes to. One per call; `finish` is called by the serialize stage. */
 export class OutputCollector implements ToolOutputStream {

@@ -4,7 +4,7 @@
 // redacted: the result was redacted before it forked, and the input is redacted here.
 import type { ToolDisplay } from '../contract';
 import type { Redactor } from '../ports/redactor';
-import type { ArtifactRef, BudgetStrategy, CallTiming, ErrorKind, PermissionRecord, ToolCallResult, WorkspaceChange } from '../result';
+import type { ArtifactRef, ErrorKind, ToolCallResult } from '../result';
 
 /** Bumped when an entry's shape changes incompatibly. */
 export const SESSION_RECORD_VERSION = 1;
@@ -44,18 +44,10 @@ export interface CallRecordEntry {
   readonly text?: string;
   readonly display?: ToolDisplay;
   readonly media?: readonly MediaReference[];
-  readonly metadata: {
-    readonly truncated: boolean;
-    readonly strategy: BudgetStrategy;
-    readonly originalBytes: number;
-    readonly modelBytes: number;
-    readonly artifact?: ArtifactRef;
-    readonly changes: readonly WorkspaceChange[];
-    readonly stopTurn: boolean;
-    readonly permission: PermissionRecord;
-    readonly timing: CallTiming;
-    readonly failure?: ToolCallResult['failure'];
-  };
+  readonly metadata: Pick<
+    ToolCallResult,
+    'truncated' | 'strategy' | 'originalBytes' | 'modelBytes' | 'artifact' | 'changes' | 'stopTurn' | 'permission' | 'timing' | 'failure'
+  >;
 }
 
 export type SessionRecordEntry = SessionHeaderEntry | CallRecordEntry;
