@@ -42,7 +42,7 @@ export function createWriteTool(): ToolDefinition<WriteInput, FileChangeData> {
     prepareApproval: (input) => ({
       preview: {
         title: `Write ${input.path}`,
-        detail: `${countTextLines(input.content)} lines (${formatBytes(Buffer.byteLength(input.content))}):\n${previewLines(input.content)}`,
+        detail: `${lineCount(input.content)} (${formatBytes(Buffer.byteLength(input.content))}):\n${previewLines(input.content)}`,
       },
     }),
     handler: (input, ctx) => writeFile(input, ctx),
@@ -76,7 +76,7 @@ async function writeResolved(file: string, input: WriteInput, ctx: ToolContext):
   const shown = displayPath(file, ctx);
   const verb = before ? 'Updated' : 'Created';
   return {
-    content: `${verb} ${shown} (${countTextLines(input.content)} lines, ${formatBytes(bytes.length)}).`,
+    content: `${verb} ${shown} (${lineCount(input.content)}, ${formatBytes(bytes.length)}).`,
     data: { path: file, before: before?.text ?? '', after: input.content, created: !before },
   };
 }
@@ -88,4 +88,10 @@ async function statOrUndefined(file: string): Promise<Stats | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/** `1 line`, `3 lines`. */
+function lineCount(text: string): string {
+  const lines = countTextLines(text);
+  return `${lines} line${lines === 1 ? '' : 's'}`;
 }
