@@ -6,9 +6,11 @@ import type { BackgroundShellState, BackgroundShells } from './backgroundShells'
 /** Z's Bash output budget applies to each look as well. */
 export const BASH_OUTPUT_MAX_MODEL_BYTES = 30_000;
 
-const inputSchema = z.object({
+/** The input of every tool that acts on one background command (BashOutput, KillBash). */
+export const taskIdInputSchema = z.object({
   task_id: z.string().min(1).describe('The id Bash returned for a run_in_background command.'),
 });
+const inputSchema = taskIdInputSchema;
 export type BashOutputInput = z.infer<typeof inputSchema>;
 
 export function createBashOutputTool(shells: BackgroundShells | undefined): ToolDefinition<BashOutputInput, BackgroundShellState> {

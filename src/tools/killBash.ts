@@ -2,11 +2,9 @@
 import { z } from 'zod';
 import type { ToolDefinition, ToolOutput } from '../executor/contract';
 import type { BackgroundShellState, BackgroundShells } from './backgroundShells';
-import { unknownTask } from './bashOutput';
+import { taskIdInputSchema, unknownTask } from './bashOutput';
 
-const inputSchema = z.object({
-  task_id: z.string().min(1).describe('The id Bash returned for a run_in_background command.'),
-});
+const inputSchema = taskIdInputSchema;
 export type KillBashInput = z.infer<typeof inputSchema>;
 
 export function createKillBashTool(shells: BackgroundShells | undefined): ToolDefinition<KillBashInput, BackgroundShellState> {
