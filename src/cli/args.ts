@@ -4,10 +4,12 @@ import { PERMISSION_MODES, type PermissionMode } from '../executor/policy/index'
 
 export const USAGE = `Usage: tool-exec run [--workspace DIR] [--tools MODULE]... [--concurrency N] [--max-result-bytes N]
                      [--timeout-ms N] [--approve allow|deny] [--mode default|acceptEdits|plan|bypass]
-                     [--artifacts DIR] [--settings FILE] [--json] CALLS.json|-
+                     [--artifacts DIR] [--settings FILE] [--json] [--stream] CALLS|-
 
 Runs a batch of tool calls through the executor and prints one result per call, in call order.
 CALLS is a JSON array of {"id": string, "name": string, "input": object | string}; '-' reads stdin.
+With --stream, CALLS has one such object per line (JSON Lines), each offered as its line arrives, so
+qualifying calls start before the input ends; the end of the input ends the turn.
 
   --workspace DIR        workspace folder (default: the current directory)
   --tools MODULE         ES module whose default export is an array of tool definitions (repeatable)
@@ -21,6 +23,8 @@ CALLS is a JSON array of {"id": string, "name": string, "input": object | string
   --settings FILE        a settings.json shaped like Claude Code's: permissions.allow|ask|deny,
                          permissions.defaultMode, hooks
   --json                 one JSON object per call per line, then a summary line
+  --stream               CALLS is JSON Lines, read and run as it arrives; results are printed in
+                         order as soon as each and every earlier one is done
   -h, --help             this text
   --version              the version`;
 
@@ -40,6 +44,8 @@ export interface RunArgs {
   readonly artifacts?: string;
   readonly settings?: string;
   readonly json: boolean;
+  /** CALLS is JSON Lines, offered line by line. */
+  readonly stream: boolean;
   readonly calls: string;
 }
 
@@ -63,6 +69,7 @@ export function parseCommand(argv: readonly string[]): Command {
         artifacts: { type: 'string' },
         settings: { type: 'string' },
         json: { type: 'boolean' },
+        stream: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -99,6 +106,7 @@ export function parseCommand(argv: readonly string[]): Command {
       artifacts: values.artifacts,
       settings: values.settings,
       json: values.json ?? false,
+      stream: values.stream ?? false,
       calls: rest[0]!,
     },
   };

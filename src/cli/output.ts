@@ -25,8 +25,47 @@ export function jsonLine(result: ToolCallResult): string {
       totalMs: result.timing.totalMs,
       permissionWaitMs: result.timing.permissionWaitMs,
       queuedMs: result.timing.queuedMs,
+      startMs: result.timing.startMs,
+      endMs: result.timing.endMs,
     },
   });
+}
+
+/**
+ * Prints results in the model's order, each as soon as it and every earlier one are final; the
+ * listing needs no more memory than the results still waiting for an earlier one.
+ */
+export class OrderedPrinter {
+  private readonly order: string[] = [];
+  private readonly ready = new Map<string, ToolCallResult>();
+  private next = 0;
+
+  constructor(
+    private readonly json: boolean,
+    private readonly out: NodeJS.WritableStream,
+  ) {}
+
+  /** The next call in the model's order. */
+  expect(callId: string): void {
+    this.order.push(callId);
+    this.drain();
+  }
+
+  /** A final result (any order). */
+  add(result: ToolCallResult): void {
+    this.ready.set(result.callId, result);
+    this.drain();
+  }
+
+  private drain(): void {
+    while (this.next < this.order.length) {
+      const result = this.ready.get(this.order[this.next]!);
+      if (!result) return;
+      this.ready.delete(result.callId);
+      this.next++;
+      this.out.write(`${this.json ? jsonLine(result) : humanResult(result, this.next)}\n`);
+    }
+  }
 }
 
 export function summaryLine(summary: BatchSummary): string {

@@ -6,14 +6,13 @@ import { ToolExecutor } from '../executor/executor';
 import type { ApprovalClient } from '../executor/ports/approvalClient';
 import type { Logger } from '../executor/ports/logger';
 import { ToolRegistry } from '../executor/registry';
-import type { ToolCallResult } from '../executor/result';
 import { FixedApprovalClient } from '../node/fixedApprovalClient';
 import { TtyApprovalClient } from '../node/ttyApprovalClient';
 import { registerBuiltinTools } from '../tools/index';
 import { createCliAdapters } from './adapters';
 import { UsageError, type RunArgs } from './args';
-import { readCalls } from './calls';
-import { humanResult, humanSummary, jsonLine, summaryLine, type BatchSummary } from './output';
+import { readCalls, streamCalls } from './calls';
+import { humanSummary, OrderedPrinter, summaryLine } from './output';
 import { loadToolModule } from './toolModules';
 
 export interface CliIo {
@@ -29,7 +28,9 @@ export interface CliIo {
 export async function runBatch(args: RunArgs, io: CliIo): Promise<number> {
   const workspace = resolve(io.cwd, args.workspace);
   if (!isDirectory(workspace)) throw new UsageError(`--workspace ${args.workspace} is not a directory`);
-  const calls = await readCalls(args.calls === '-' ? '-' : resolve(io.cwd, args.calls), io.stdin);
+  const source = args.calls === '-' ? '-' : resolve(io.cwd, args.calls);
+  // A whole CALLS file is checked before anything runs; a stream is checked line by line as it runs.
+  const calls = args.stream ? undefined : await readCalls(source, io.stdin);
   const moduleTools = [];
   for (const module of args.tools) moduleTools.push({ module, defs: await loadToolModule(module, io.cwd) });
   const sessionId = randomUUID();
@@ -62,14 +63,30 @@ export async function runBatch(args: RunArgs, io: CliIo): Promise<number> {
       }
     }
     const started = performance.now();
-    const groups = executor.schedule(calls);
-    const results = await executor.executeSchedule(groups, { signal: io.signal });
-    printResults(args.json, io.stdout, results, {
+    const turn = executor.beginTurn({ signal: io.signal });
+    const printer = new OrderedPrinter(args.json, io.stdout);
+    turn.onEvent((event) => {
+      if (event.type === 'toolCallResult' || event.type === 'toolCallFailed') printer.add(event.result);
+    });
+    let badInput: UsageError | undefined;
+    try {
+      for await (const call of calls ?? streamCalls(source, io.stdin, io.signal)) printer.expect(turn.offer(call));
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      badInput = error;
+    } finally {
+      turn.end();
+    }
+    const results = await turn.results();
+    const summary = {
       calls: results.length,
       errors: results.filter((result) => result.isError).length,
-      groups: groups.length,
+      groups: new Set(results.map((result) => result.group)).size,
       wallMs: Math.round(performance.now() - started),
-    });
+    };
+    io.stdout.write(`${args.json ? summaryLine(summary) : humanSummary(summary)}\n`);
+    // The calls read before a bad line ran and were reported; the bad line still makes it a misuse.
+    if (badInput) throw badInput;
     return 0;
   } finally {
     await executor.dispose();
@@ -77,21 +94,12 @@ export async function runBatch(args: RunArgs, io: CliIo): Promise<number> {
   }
 }
 
-function printResults(json: boolean, out: NodeJS.WritableStream, results: readonly ToolCallResult[], summary: BatchSummary): void {
-  if (json) {
-    for (const result of results) out.write(`${jsonLine(result)}\n`);
-    out.write(`${summaryLine(summary)}\n`);
-  } else {
-    results.forEach((result, index) => out.write(`${humanResult(result, index + 1)}\n`));
-    out.write(`${humanSummary(summary)}\n`);
-  }
-}
-
 /** `--approve` answers everything; otherwise ask on a TTY, deny when nobody can answer. */
 function approvalClientFor(args: RunArgs, io: CliIo): ApprovalClient {
   if (args.approve === 'allow') return new FixedApprovalClient({ kind: 'allowOnce' });
   if (args.approve === 'deny') return new FixedApprovalClient({ kind: 'deny', reason: 'denied by --approve deny' });
-  if (io.stdin.isTTY) return new TtyApprovalClient();
+  // Streaming calls from stdin leaves no terminal to answer on.
+  if (io.stdin.isTTY && !(args.stream && args.calls === '-')) return new TtyApprovalClient();
   return new FixedApprovalClient({ kind: 'deny', reason: 'no terminal to ask on (pass --approve allow to allow)' });
 }
 

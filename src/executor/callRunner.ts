@@ -6,7 +6,7 @@ import type { ToolCall } from './contract';
 import { projectErrorMessage } from './errors';
 import type { ToolCallResult } from './result';
 import { approval } from './stages/approval';
-import { finish } from './stages/finish';
+import { buildResult, finish } from './stages/finish';
 import { DEFAULT_CANCEL_MESSAGE, invokeHandler } from './stages/handler';
 import { lookup } from './stages/lookup';
 import { permission } from './stages/permission';
@@ -23,8 +23,17 @@ import { validate } from './stages/validate';
 
 const NEVER_ABORTED = new AbortController().signal;
 
-/** Runs one call through every stage and returns its single result. Never throws for a tool's fault. */
-export async function runCall(call: ToolCall, deps: ExecutorDeps, options: CallOptions = {}): Promise<ToolCallResult> {
+/**
+ * A call that ran through stage 13: its result is built but has not left yet. `publishCall` sends it
+ * (with the turn's total budget applied), so what listeners and the record see is what the model gets.
+ */
+export interface SettledCall {
+  readonly state: CallState;
+  readonly result: ToolCallResult;
+}
+
+/** Runs one call through stages 1-13 and builds its single result. Never throws for a tool's fault. */
+export async function runCall(call: ToolCall, deps: ExecutorDeps, options: CallOptions = {}): Promise<SettledCall> {
   const toolLabel = deps.registry.has(call.name) ? call.name : 'unknown';
   const span = deps.telemetry.startSpan('tool.call', { 'tool.name': toolLabel, 'tool.call_id': call.id });
   const state = new CallState(call, options, options.signal ?? NEVER_ABORTED, span);
@@ -42,14 +51,20 @@ export async function runCall(call: ToolCall, deps: ExecutorDeps, options: CallO
   } catch (error) {
     resultStageBug(state, deps, error);
   }
-  // 14. Events, telemetry, log; then the session record.
-  const result = finish(state, deps);
-  await recordCall(state, deps, result);
+  state.live?.dispose();
+  return { state, result: buildResult(state) };
+}
+
+/** 14. Events, telemetry, log; then the session record: of `final`, the result as the model gets it. */
+export async function publishCall(settled: SettledCall, deps: ExecutorDeps, final: ToolCallResult = settled.result): Promise<ToolCallResult> {
+  const result = finish(settled.state, deps, final);
+  await recordCall(settled.state, deps, result);
   return result;
 }
 
 async function runStages(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
   try {
+    if (state.options.preempted) return state.options.preempted;
     if (state.signal.aborted) return cancelledBeforeStart(state, deps);
     // 1. Lookup: unknown, disabled, not offered.
     const lookupFailure = lookup(state, deps);

@@ -1,7 +1,7 @@
 // What the stages of one call share: the executor's ports, the call's options, and its mutable state.
 import type { FileStateLedger, ResultBudget, ToolCall, ToolDisplay, ToolOutput } from './contract';
 import type { ToolDeadline } from './deadline';
-import type { CallFlags, ExecutorEvent } from './events';
+import type { CallEvent, CallFlags } from './events';
 import type { ToolEntry, ToolRegistry } from './registry';
 import type { AdmissionGate } from './ports/admissionGate';
 import type { ApprovalClient } from './ports/approvalClient';
@@ -13,6 +13,7 @@ import type { Redactor } from './ports/redactor';
 import type { SessionRecorder } from './ports/sessionRecorder';
 import type { Span, Telemetry } from './ports/telemetry';
 import type { SnapshotSession, WorkspaceSnapshotter } from './ports/workspaceSnapshotter';
+import type { LiveCallEvents } from './results/liveEvents';
 import type { OutputCollector } from './results/outputStream';
 import type { ArtifactRef, BudgetStrategy, DecidedBy, ErrorKind, FailureStage, PermissionRecord, WorkspaceChange } from './result';
 
@@ -40,11 +41,24 @@ export interface ExecutorDeps {
   readonly defaultResultBudget: ResultBudget;
   /** Denies an approval nobody answered in time; undefined waits for as long as the turn lasts. */
   readonly approvalTimeoutMs?: number;
-  emit(event: ExecutorEvent): void;
+  /** The turn's emitter: it tags each event with the turn's id. */
+  emit(event: CallEvent): void;
 }
 
-/** Per-call options, from the batch. */
+/** What a call knows of the turn it runs in; handlers see `id` and `context` as `ctx.turn`. */
+export interface TurnInfo {
+  readonly id: string;
+  /** `performance.now()` when the turn began: `timing.startMs`/`endMs` count from here. */
+  readonly startedAt: number;
+  /** Opaque to the executor; what the host gave `beginTurn` (VS Code: the chat request's token). */
+  readonly context?: unknown;
+}
+
+/** Per-call options, from the turn. */
 export interface CallOptions {
+  readonly turn?: TurnInfo;
+  /** The call must not run (a turn stop): this failure is its result, through the usual later stages. */
+  readonly preempted?: StageFailure;
   /** The turn's signal: aborting it cancels the call. */
   readonly signal?: AbortSignal;
   /** The 0-based schedule group. */
@@ -85,6 +99,11 @@ export class CallState {
   outputStream: OutputCollector | undefined;
   /** Set once the handler was started: failures then run PostToolUseFailure hooks. */
   handlerStarted = false;
+  /** `performance.now()` when the handler started and when it settled (or the call stopped waiting for it). */
+  handlerStartedAt: number | undefined;
+  handlerEndedAt: number | undefined;
+  /** Live output and progress events while the handler runs; disposed before the result is built. */
+  live: LiveCallEvents | undefined;
   failure: StageFailure | undefined;
   modelContent = '';
   text = '';

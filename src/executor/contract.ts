@@ -160,6 +160,9 @@ export interface ToolContext {
   readonly workspaceFolders: readonly string[];
   /** Aborted on cancel and on timeout (with a `ToolTimeoutError` as reason). */
   readonly signal: AbortSignal;
+  /** The turn the call belongs to, with the opaque context its host gave `beginTurn`. */
+  readonly turn: { readonly id: string; readonly context?: unknown };
+  /** Reports progress; the latest report reaches listeners (redacted, rate-limited). */
   progress(report: ProgressReport | string): void;
   readonly deadline: DeadlineControl;
   /**

@@ -11,11 +11,19 @@ export interface CallFlags {
   readonly alwaysAsk: boolean;
 }
 
-export type ExecutorEvent =
-  | { readonly type: 'batchGroupStarted'; readonly group: number; readonly callIds: readonly string[]; readonly parallel: boolean }
+/** What the stages of a call emit; the turn adds its id (`TurnEvent`). */
+export type CallEvent =
+  | {
+      readonly type: 'batchGroupStarted';
+      readonly group: number;
+      /** For an early group (calls started while the model streamed): the calls known when it started. */
+      readonly callIds: readonly string[];
+      readonly parallel: boolean;
+      readonly early?: boolean;
+    }
   | { readonly type: 'batchGroupEnded'; readonly group: number; readonly callIds: readonly string[]; readonly errors: number }
   /** Emitted before the call waits for a concurrency slot, so the UI shows queued calls at once. */
-  | { readonly type: 'toolCallQueued'; readonly callId: string; readonly name: string; readonly group?: number }
+  | { readonly type: 'toolCallQueued'; readonly callId: string; readonly name: string; readonly group?: number; readonly early?: boolean }
   /** Emitted after approval, right before the handler runs, with flags recomputed from the resolved input. */
   | { readonly type: 'toolCallStarted'; readonly callId: string; readonly name: string; readonly input: unknown; readonly flags: CallFlags }
   | {
@@ -33,11 +41,25 @@ export type ExecutorEvent =
       readonly by: DecidedBy;
       readonly waitMs: number;
     }
+  /** The latest progress report of a running call (redacted; at most one per `LIVE_EVENT_INTERVAL_MS`). */
   | { readonly type: 'toolCallProgress'; readonly callId: string; readonly message: string; readonly percent?: number }
+  /**
+   * Live output of a running call, redacted, coalesced to at most one event per `LIVE_EVENT_INTERVAL_MS`
+   * and `LIVE_OUTPUT_MAX_CHARS`; `skippedChars` counts older output dropped to stay within that.
+   */
+  | { readonly type: 'toolCallOutput'; readonly callId: string; readonly text: string; readonly skippedChars: number }
   | { readonly type: 'toolCallResult'; readonly result: ToolCallResult }
-  | { readonly type: 'toolCallFailed'; readonly result: ToolCallResult }
+  | { readonly type: 'toolCallFailed'; readonly result: ToolCallResult };
+
+/** A call event as listeners see it: tagged with the turn it belongs to. */
+export type TurnEvent = CallEvent & { readonly turnId: string };
+
+/** Background tasks outlive the turn that started them. */
+export type BackgroundTaskEvent =
   | { readonly type: 'backgroundTaskStarted'; readonly taskId: string; readonly name: string; readonly description?: string }
   | { readonly type: 'backgroundTaskEnded'; readonly taskId: string; readonly status: 'completed' | 'failed' | 'stopped' };
+
+export type ExecutorEvent = TurnEvent | BackgroundTaskEvent;
 
 export type ExecutorEventListener = (event: ExecutorEvent) => void;
 

@@ -1,16 +1,15 @@
-// The executor's public face: execute, executeBatch, executeSchedule, trackExternalBackgroundTask.
+// The executor's public face: beginTurn, executeBatch, execute, trackExternalBackgroundTask.
 import { randomUUID } from 'node:crypto';
 import { BackgroundTasks, type ExternalBackgroundTask, type TrackedTask } from './backgroundTasks';
-import { DEFAULT_MAX_CONCURRENCY, runSchedule, type BatchOptions } from './batchRunner';
+import { DEFAULT_MAX_CONCURRENCY } from './batchRunner';
 import type { ExecutorDeps } from './callState';
-import { runCall } from './callRunner';
 import type { FileStateLedger, ToolCall } from './contract';
 import { DEFAULT_MAX_MODEL_BYTES } from './budget';
 import { canDispatchEarly } from './earlyDispatch';
 import { EventEmitter, type ExecutorEvent, type ExecutorEventListener } from './events';
 import { InMemoryFileLedger } from './fileLedger';
 import { combineHookSources, HookRegistry } from './hookChain';
-import { openAdmissionGate } from './limiter';
+import { openAdmissionGate, Semaphore } from './limiter';
 import { RulesPolicy } from './policy/rulesPolicy';
 import type { AdmissionGate } from './ports/admissionGate';
 import type { ApprovalClient } from './ports/approvalClient';
@@ -21,12 +20,12 @@ import type { PermissionPolicy } from './ports/permissionPolicy';
 import { noRedaction, type Redactor } from './ports/redactor';
 import type { SessionRecorder } from './ports/sessionRecorder';
 import type { Telemetry } from './ports/telemetry';
-import { applyTotalBudget } from './results/batchBudget';
 import { redactingLogger } from './results/redaction/redactingLogger';
 import type { WorkspaceSnapshotter } from './ports/workspaceSnapshotter';
 import { ToolRegistry } from './registry';
 import type { ToolCallResult } from './result';
 import { scheduleCalls, type ScheduleGroup } from './scheduler';
+import { Turn, type TurnHost, type TurnOptions } from './turn';
 import { DEFAULT_TOOL_TIMEOUT_MS } from './stages/timeout';
 import { noTelemetry } from './telemetry';
 
@@ -52,7 +51,7 @@ export interface ExecutorOptions {
   readonly files?: FileStateLedger;
   /** @default 300000 */
   readonly defaultTimeoutMs?: number;
-  /** @default 5 */
+  /** Handlers running at once across every turn of this executor. @default 5 */
   readonly maxConcurrency?: number;
   /** Budget of tools that declare none. @default 262144 */
   readonly maxModelBytes?: number;
@@ -70,8 +69,7 @@ export class ToolExecutor {
   readonly sessionId: string;
   private readonly events: EventEmitter<ExecutorEvent>;
   private readonly deps: ExecutorDeps;
-  private readonly maxConcurrency: number;
-  private readonly maxTotalResultBytes: number | undefined;
+  private readonly turnHost: TurnHost;
 
   constructor(options: ExecutorOptions) {
     const redactor = options.redactor ?? noRedaction;
@@ -80,8 +78,6 @@ export class ToolExecutor {
     this.events = new EventEmitter((error) => logger.error('executor.listener_failed', { error: String(error) }));
     this.registry = options.registry ?? new ToolRegistry();
     this.sessionId = options.sessionId ?? randomUUID();
-    this.maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
-    this.maxTotalResultBytes = options.maxTotalResultBytes;
     this.backgroundTasks = new BackgroundTasks((task) =>
       this.events.emit(
         task.status === 'running'
@@ -107,7 +103,14 @@ export class ToolExecutor {
       defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       defaultResultBudget: { maxModelBytes: options.maxModelBytes ?? DEFAULT_MAX_MODEL_BYTES, strategy: 'artifact' },
       approvalTimeoutMs: options.approvalTimeoutMs,
+      // Every call runs in a turn, which replaces this with its own emitter.
+      emit: (event) => this.events.emit({ ...event, turnId: '' }),
+    };
+    this.turnHost = {
+      deps: this.deps,
+      slots: new Semaphore(Math.max(1, options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY)),
       emit: (event) => this.events.emit(event),
+      maxTotalResultBytes: options.maxTotalResultBytes,
     };
   }
 
@@ -125,20 +128,26 @@ export class ToolExecutor {
     return scheduleCalls(calls, this.registry);
   }
 
-  /** Runs one call through the whole pipeline. */
-  execute(call: ToolCall, options: Omit<BatchOptions, 'maxConcurrency'> = {}): Promise<ToolCallResult> {
-    return runCall(withId(call, 0), this.deps, { signal: options.signal, offeredTools: options.offeredTools });
+  /**
+   * Begins a turn: offer its calls as the model streams them, then `end()` and await `results()`.
+   * Qualifying calls start while the model still streams (spec §2); see `Turn`.
+   */
+  beginTurn(options: TurnOptions = {}): Turn {
+    return new Turn(this.turnHost, options);
   }
 
-  /** Schedules and runs a batch; one result per call, in the model's order. */
-  executeBatch(calls: readonly ToolCall[], options: BatchOptions = {}): Promise<ToolCallResult[]> {
-    return this.executeSchedule(this.schedule(calls.map(withId)), options);
+  /** A turn whose calls are all known: begin, offer all, end. One result per call, in the model's order. */
+  executeBatch(calls: readonly ToolCall[], options: TurnOptions = {}): Promise<ToolCallResult[]> {
+    const turn = this.beginTurn(options);
+    for (const call of calls) turn.offer(call);
+    turn.end();
+    return turn.results();
   }
 
-  /** Runs a precomputed schedule group by group, emitting group start/end events. */
-  async executeSchedule(groups: readonly ScheduleGroup[], options: BatchOptions = {}): Promise<ToolCallResult[]> {
-    const results = await runSchedule(groups, this.deps, options.maxConcurrency ?? this.maxConcurrency, options);
-    return applyTotalBudget(results, options.maxTotalResultBytes ?? this.maxTotalResultBytes);
+  /** Runs one call through the whole pipeline, as a turn of its own. */
+  async execute(call: ToolCall, options: TurnOptions = {}): Promise<ToolCallResult> {
+    const [result] = await this.executeBatch([call], options);
+    return result!;
   }
 
   /** Whether a call may start while the model is still streaming (spec §2 early dispatch). */
@@ -156,9 +165,4 @@ export class ToolExecutor {
     await this.backgroundTasks.dispose();
     this.events.dispose();
   }
-}
-
-/** Calls without an id get one, so every result can be matched to its call. */
-function withId(call: ToolCall, index: number): ToolCall {
-  return typeof call.id === 'string' && call.id.length > 0 ? call : { ...call, id: `call_${index}_${randomUUID().slice(0, 8)}` };
 }

@@ -26,6 +26,10 @@ export interface CallTiming {
   readonly permissionWaitMs: number;
   /** Time the deadline was paused while a model request of the tool was queued. */
   readonly queuedMs: number;
+  /** Milliseconds from the start of the turn to the handler's start; null when the handler never ran. */
+  readonly startMs: number | null;
+  /** Milliseconds from the start of the turn to the handler's end; null when the handler never ran. */
+  readonly endMs: number | null;
 }
 
 /** How the model content was sized (spec §7). */

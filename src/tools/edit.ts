@@ -9,7 +9,7 @@ import { applyEdit, closestLines, findEdit, lineAt } from './editMatch';
 import { buildFileDiffDisplay } from '../executor/results/displays/fileDiff';
 import { decodeText, encodeText } from './fileText';
 import { withFsErrors } from './fsErrors';
-import { displayPath, normalisePathField, resolveToolPath } from './paths';
+import { displayPath, normalisePathField, pathOf, resolveToolPath } from './paths';
 import { previewLines } from './preview';
 import { readBeforeWriteError, recordWritten } from './readBeforeWrite';
 import { fileNotFoundMessage } from './suggest';
@@ -39,7 +39,7 @@ export function createEditTool(): ToolDefinition<EditInput, FileChangeData> {
     concurrentSafe: false,
     sideEffectScope: 'workspace',
     resolveInput: (input) => normalisePathField(input),
-    permissionSubject: (input) => ({ kind: 'path', path: input.path ?? '', access: 'write' }),
+    permissionSubject: (input) => ({ kind: 'path', path: pathOf(input), access: 'write' }),
     prepareApproval: (input) => ({
       preview: {
         title: `Edit ${input.path}${input.replace_all ? ' (every occurrence)' : ''}`,
@@ -52,7 +52,7 @@ export function createEditTool(): ToolDefinition<EditInput, FileChangeData> {
 }
 
 async function editFile(input: EditInput, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {
-  const resolved = resolveToolPath(input.path ?? input.file_path ?? '', ctx);
+  const resolved = resolveToolPath(pathOf(input), ctx);
   if (!resolved.ok) return failure(resolved.error);
   if (resolved.fromArtifact) return failure('persisted results are read-only; edit a workspace file instead');
   if (input.old_string === input.new_string) return failure('old_string and new_string are the same: there is nothing to change.');

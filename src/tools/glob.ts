@@ -1,6 +1,7 @@
 // Glob: files matching a pattern, newest first, honouring `.gitignore`; capped, with the count left out.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
@@ -33,46 +34,55 @@ export function createGlobTool(): ToolDefinition<GlobInput, GlobData> {
     concurrentSafe: true,
     sideEffectScope: 'none',
     // A pattern reaches as far as its static base (`../../**` reads outside the folder).
-    permissionSubject: (input) => ({ kind: 'path', path: globBase(input.pattern, input.path), access: 'read' }),
+    permissionSubject: (input) => ({ kind: 'path', path: searchRoot(input), access: 'read' }),
     handler: (input, ctx) => findFiles(input, ctx),
   };
 }
 
+/**
+ * Where the search starts: the pattern's static base in `path` (`src/**\/*.ts` → `src`). It is also the
+ * permission subject, and the handler resolves this same string, so the folder listed is the one judged
+ * (resolving `path` first and joining the base after could land in another workspace folder). A blank
+ * `path` is the default, not `/`.
+ */
+function searchRoot(input: GlobInput): string {
+  return globBase(input.pattern, input.path?.trim() || undefined);
+}
+
 async function findFiles(input: GlobInput, ctx: ToolContext): Promise<ToolOutput<GlobData>> {
-  const resolved = resolveToolPath(input.path ?? ctx.workDir, ctx);
+  const resolved = resolveToolPath(searchRoot(input), ctx);
   if (!resolved.ok) return { content: resolved.error, isError: true };
-  let dir = resolved.absolute;
-  let pattern = input.pattern;
-  if (path.isAbsolute(pattern)) {
-    // An absolute pattern: search from its fixed leading folders.
-    const fixed = pattern.split('/').findIndex((part) => /[*?[\]{}()!]/.test(part));
-    const base = fixed <= 0 ? path.dirname(pattern) : pattern.split('/').slice(0, fixed).join('/') || '/';
-    dir = base;
-    pattern = path.relative(base, pattern).split(path.sep).join('/');
-  }
-  const stats = await fs.stat(dir).catch(() => undefined);
-  if (!stats?.isDirectory()) return { content: `${dir} is not a folder: give a folder as path.`, isError: true };
+  const root = resolved.absolute;
+  // The part of the pattern after its static base; empty when the pattern has no wildcard and names one file.
+  const rest = picomatch.scan(input.pattern).glob;
+  const stats = await fs.stat(root).catch(() => undefined);
+  if (rest !== '' && stats && !stats.isDirectory()) return { content: `${root} is not a folder: give a folder as path.`, isError: true };
+  const dir = rest === '' ? path.dirname(root) : root;
   let filter = GitIgnoreFilter.forDirectory(dir, ctx.workspaceFolders.find((folder) => isInside(dir, folder)) ?? dir);
   // Searching inside an ignored folder (node_modules/x) is a request to see it, as with ripgrep's explicit paths.
   if (filter.ignores(dir, true)) filter = new GitIgnoreFilter(dir);
-  const matches = await glob(pattern, {
-    cwd: dir,
+  const matches = !stats ? [] : rest === '' ? (stats.isFile() ? [root] : []) : await crawl(rest, root, filter, ctx.signal);
+  ctx.signal.throwIfAborted();
+  const kept = matches.map((file) => path.normalize(file)).filter((file) => !filter.ignores(file));
+  const sorted = await newestFirst(kept, ctx.signal);
+  const files = sorted.slice(0, GLOB_MAX_RESULTS);
+  if (files.length === 0) return { content: `No files match ${input.pattern} in ${root}.`, data: { files, total: 0 } };
+  const left = sorted.length - files.length;
+  const note = left > 0 ? `\n(${left} more file${left === 1 ? '' : 's'} not shown; narrow the pattern or the path.)` : '';
+  return { content: files.join('\n') + note, data: { files, total: sorted.length } };
+}
+
+function crawl(pattern: string, root: string, filter: GitIgnoreFilter, signal: AbortSignal): Promise<string[]> {
+  return glob(pattern, {
+    cwd: root,
     absolute: true,
     dot: true,
     onlyFiles: true,
     expandDirectories: false,
     followSymbolicLinks: false,
     ignore: ['**/.git/**', ...filter.crawlExclusions()],
-    signal: ctx.signal,
+    signal,
   });
-  ctx.signal.throwIfAborted();
-  const kept = matches.map((file) => path.normalize(file)).filter((file) => !filter.ignores(file));
-  const sorted = await newestFirst(kept, ctx.signal);
-  const files = sorted.slice(0, GLOB_MAX_RESULTS);
-  if (files.length === 0) return { content: `No files match ${input.pattern} in ${dir}.`, data: { files, total: 0 } };
-  const left = sorted.length - files.length;
-  const note = left > 0 ? `\n(${left} more file${left === 1 ? '' : 's'} not shown; narrow the pattern or the path.)` : '';
-  return { content: files.join('\n') + note, data: { files, total: sorted.length } };
 }
 
 /** Sorts by modification time, newest first; ties (and files that vanished) by path. */

@@ -55,15 +55,20 @@ export function createGrepTool(options: { rgPath?: string }): ToolDefinition<Gre
     concurrentSafe: true,
     sideEffectScope: 'none',
     timeout: { defaultMs: GREP_TIMEOUT_MS },
-    permissionSubject: (input) => ({ kind: 'path', path: input.path ?? '.', access: 'read' }),
+    permissionSubject: (input) => ({ kind: 'path', path: searchPath(input), access: 'read' }),
     handler: (input, ctx) => search(input, ctx, options.rgPath),
   };
+}
+
+/** The file or folder searched (default: the workspace folder); also the permission subject, so both read the same string. */
+function searchPath(input: GrepInput): string {
+  return input.path ?? '.';
 }
 
 async function search(input: GrepInput, ctx: ToolContext, rgPath: string | undefined): Promise<ToolOutput<GrepData>> {
   const rg = findRipgrep(rgPath);
   if (!rg) return { content: ripgrepMissingMessage(rgPath), isError: true };
-  const resolved = resolveToolPath(input.path ?? ctx.workDir, ctx);
+  const resolved = resolveToolPath(searchPath(input), ctx);
   if (!resolved.ok) return { content: resolved.error, isError: true };
   const mode = input.output_mode ?? 'files_with_matches';
   // Relative to the folder ripgrep runs in, so it prints short paths; none for the folder itself.

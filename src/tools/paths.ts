@@ -1,11 +1,8 @@
-// Path helpers shared by the file tools: `file_path` → `path`, workspace-relative resolution, artifact URIs.
-import { existsSync } from 'node:fs';
-import * as os from 'node:os';
+// Path helpers shared by the file tools: `file_path` → `path`, the workspace folders paths are read
+// in, artifact URIs. The reading itself is `resolveModelPath`, the one the permission policy judges.
 import * as path from 'node:path';
 import type { ToolContext } from '../executor/contract';
-
-/** The scheme of persisted results (spec §8); Read resolves it through `ctx.artifacts`. */
-export const ARTIFACT_SCHEME = 'executor-artifact:';
+import { resolveModelPath } from '../executor/paths';
 
 /**
  * Models trained on other agents send `file_path`; the tools speak `path`. Runs in `resolveInput`, so the
@@ -22,39 +19,34 @@ export type ResolvedPath =
   | { readonly ok: true; readonly absolute: string; readonly fromArtifact: boolean }
   | { readonly ok: false; readonly error: string };
 
+/** The path a call names: `path`, or `file_path` when `resolveInput` has not normalised it. Also its permission subject. */
+export function pathOf(input: { path?: string; file_path?: string }): string {
+  return input.path ?? input.file_path ?? '';
+}
+
 /**
- * Absolute paths stay; `~/` is the home folder; `executor-artifact://` URIs go through the artifact store;
- * a relative path is taken in the first workspace folder that has it (else the first folder).
+ * The file `input` names, as `resolveModelPath` reads it in the tool's folders (the permission policy
+ * judged the same path); `executor-artifact:` URIs go through the artifact store.
  */
 export function resolveToolPath(input: string, ctx: Pick<ToolContext, 'workDir' | 'workspaceFolders' | 'artifacts'>): ResolvedPath {
-  const trimmed = input.trim();
-  if (trimmed === '') return { ok: false, error: 'path is empty: give an absolute path or one relative to the workspace folder' };
-  if (trimmed.startsWith(ARTIFACT_SCHEME)) {
-    const resolved = ctx.artifacts?.resolve(trimmed);
-    if (!resolved) return { ok: false, error: `unknown artifact ${trimmed}: it may belong to another session or have been deleted` };
-    return { ok: true, absolute: resolved, fromArtifact: true };
-  }
-  if (trimmed.startsWith('file://')) {
-    return { ok: true, absolute: path.resolve(decodeURIComponent(new URL(trimmed).pathname)), fromArtifact: false };
-  }
-  if (trimmed === '~' || trimmed.startsWith('~/')) {
-    return { ok: true, absolute: path.join(os.homedir(), trimmed.slice(1)), fromArtifact: false };
-  }
-  if (path.isAbsolute(trimmed)) return { ok: true, absolute: path.resolve(trimmed), fromArtifact: false };
-  const folders = ctx.workspaceFolders.length > 0 ? ctx.workspaceFolders : [ctx.workDir];
-  for (const folder of folders) {
-    const candidate = path.resolve(folder, trimmed);
-    if (existsSync(candidate)) return { ok: true, absolute: candidate, fromArtifact: false };
-  }
-  return { ok: true, absolute: path.resolve(folders[0] ?? ctx.workDir, trimmed), fromArtifact: false };
+  const named = resolveModelPath(input, toolFolders(ctx));
+  if (!named.ok) return named;
+  if (named.kind === 'file') return { ok: true, absolute: named.absolute, fromArtifact: false };
+  const stored = ctx.artifacts?.resolve(named.uri);
+  if (!stored) return { ok: false, error: `unknown artifact ${named.uri}: it may belong to another session or have been deleted` };
+  return { ok: true, absolute: stored, fromArtifact: true };
 }
 
 /** A path as the model should see it in messages: relative to the first folder containing it, else absolute. */
 export function displayPath(absolute: string, ctx: Pick<ToolContext, 'workDir' | 'workspaceFolders'>): string {
-  const folders = ctx.workspaceFolders.length > 0 ? ctx.workspaceFolders : [ctx.workDir];
-  for (const folder of folders) {
+  for (const folder of toolFolders(ctx)) {
     const relative = path.relative(folder, absolute);
     if (relative && !relative.startsWith('..') && !path.isAbsolute(relative)) return relative.split(path.sep).join('/');
   }
   return absolute;
+}
+
+/** The folders paths are read in: the workspace folders, else `workDir` (the executor's `workDirOf`, as the policy reads it). */
+function toolFolders(ctx: Pick<ToolContext, 'workDir' | 'workspaceFolders'>): readonly string[] {
+  return ctx.workspaceFolders.length > 0 ? ctx.workspaceFolders : [ctx.workDir];
 }

@@ -6,11 +6,12 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { MediaPart, ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
+import { ARTIFACT_SCHEME } from '../executor/results/artifactLayout';
 import { formatBytes, headWithinChars, utf8Bytes } from '../executor/text';
 import { BINARY_SNIFF_BYTES, decodeText, headIsUtf8, looksBinary } from './fileText';
 import { describeBinary, imageMimeType } from './fileKinds';
 import { withFsErrors } from './fsErrors';
-import { normalisePathField, resolveToolPath } from './paths';
+import { normalisePathField, pathOf, resolveToolPath } from './paths';
 import { fileNotFoundMessage } from './suggest';
 
 /** Lines returned when the call gives no `limit` (Z's Read default). */
@@ -25,7 +26,7 @@ export const READ_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const READ_COUNT_LINES_MAX_BYTES = 64 * 1024 * 1024;
 
 const inputSchema = z.object({
-  path: z.string().optional().describe('Absolute path, or relative to the workspace folder; also an executor-artifact:// URI of a persisted result.'),
+  path: z.string().optional().describe(`Absolute path, or relative to the workspace folder; also an ${ARTIFACT_SCHEME}:// URI of a persisted result.`),
   file_path: z.string().optional().describe('Alias of path.'),
   offset: z.number().int().min(0).optional().describe('1-based line to start at.'),
   limit: z.number().int().positive().optional().describe(`Lines to read (default ${READ_DEFAULT_LIMIT_LINES}).`),
@@ -46,7 +47,7 @@ export function createReadTool(): ToolDefinition<ReadInput, ReadData> {
     description:
       `Reads a file. Lines are numbered (cat -n style); by default the first ${READ_DEFAULT_LIMIT_LINES} lines, ` +
       `use offset/limit (in lines) to page. Lines over ${READ_MAX_LINE_CHARS} chars are cut. Images are returned as images. ` +
-      'Also reads executor-artifact:// URIs and saved output paths of earlier, persisted results.',
+      `Also reads ${ARTIFACT_SCHEME}:// URIs and saved output paths of earlier, persisted results.`,
     inputSchema,
     readOnly: true,
     concurrentSafe: true,
@@ -54,13 +55,13 @@ export function createReadTool(): ToolDefinition<ReadInput, ReadData> {
     // Read bounds itself; a persisted Read result would only point back at a file to Read.
     resultBudget: { maxModelBytes: READ_MAX_OUTPUT_BYTES, strategy: 'truncate' },
     resolveInput: (input) => normalisePathField(input),
-    permissionSubject: (input) => ({ kind: 'path', path: input.path ?? '', access: 'read' }),
-    handler: (input, ctx) => withFsErrors('read', () => input.path ?? '', () => readFile(input, ctx)),
+    permissionSubject: (input) => ({ kind: 'path', path: pathOf(input), access: 'read' }),
+    handler: (input, ctx) => withFsErrors('read', () => pathOf(input), () => readFile(input, ctx)),
   };
 }
 
 async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolOutput<ReadData>> {
-  const resolved = resolveToolPath(input.path ?? input.file_path ?? '', ctx);
+  const resolved = resolveToolPath(pathOf(input), ctx);
   if (!resolved.ok) return failure(resolved.error);
   const file = resolved.absolute;
   let stats: Stats;

@@ -9,7 +9,7 @@ import { formatBytes } from '../executor/text';
 import { withFsErrors } from './fsErrors';
 import { buildFileDiffDisplay } from '../executor/results/displays/fileDiff';
 import { decodeText, encodeText, type DecodedText } from './fileText';
-import { displayPath, normalisePathField, resolveToolPath } from './paths';
+import { displayPath, normalisePathField, pathOf, resolveToolPath } from './paths';
 import { countTextLines, previewLines } from './preview';
 import { readBeforeWriteError, recordWritten } from './readBeforeWrite';
 
@@ -38,7 +38,7 @@ export function createWriteTool(): ToolDefinition<WriteInput, FileChangeData> {
     concurrentSafe: false,
     sideEffectScope: 'workspace',
     resolveInput: (input) => normalisePathField(input),
-    permissionSubject: (input) => ({ kind: 'path', path: input.path ?? '', access: 'write' }),
+    permissionSubject: (input) => ({ kind: 'path', path: pathOf(input), access: 'write' }),
     prepareApproval: (input) => ({
       preview: {
         title: `Write ${input.path}`,
@@ -51,7 +51,7 @@ export function createWriteTool(): ToolDefinition<WriteInput, FileChangeData> {
 }
 
 async function writeFile(input: WriteInput, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {
-  const resolved = resolveToolPath(input.path ?? input.file_path ?? '', ctx);
+  const resolved = resolveToolPath(pathOf(input), ctx);
   if (!resolved.ok) return { content: resolved.error, isError: true };
   if (resolved.fromArtifact) return { content: 'persisted results are read-only; write to a workspace path instead', isError: true };
   const file = resolved.absolute;

@@ -1,15 +1,12 @@
-// Path resolution before any rule (policy issue §3): `..` and symlinks are resolved, so neither
+// Path resolution before any rule (policy issue §3): a path is read as the tools read it (one
+// resolver, `resolveModelPath`), then `..` and symlinks are resolved, so neither
 // `src/../../etc/passwd` nor a link pointing out of the workspace can get past an allow rule.
-import { existsSync } from 'node:fs';
 import { lstat, readlink, realpath } from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { resolveModelPath } from '../paths';
 
 /** Symlinks followed per path before giving up (Linux's own limit is 40). */
 export const MAX_SYMLINK_HOPS = 40;
-
-/** Read paths of this scheme are the executor's own persisted results (spec §8). */
-export const ARTIFACT_SCHEME = 'executor-artifact:';
 
 /** A path as the policy checks it. */
 export interface ResolvedPath {
@@ -24,18 +21,45 @@ export interface ResolvedPath {
   readonly real: readonly string[];
 }
 
+/** What a model-given path names, as the policy judges it. */
+export type JudgedPath =
+  | { readonly kind: 'file'; readonly path: ResolvedPath }
+  | { readonly kind: 'artifact'; readonly uri: string }
+  /** The tools refuse it (empty, a foreign `file://` URL) with this error, so it names no file. */
+  | { readonly kind: 'refused'; readonly error: string };
+
 /**
- * Resolves `raw` as the file tools do (trimmed; `~/` is home; `file://` URLs; relative paths in the
- * first workspace folder that has them, else the first), then follows every symlink. Never throws.
+ * Judges `raw` as the tools will open it: `resolveModelPath` reads it (the same call the tools make,
+ * with the same folders), then the absolute path it returned has its symlinks followed. Never throws.
  */
-export async function resolvePath(raw: string, baseDirs: readonly string[]): Promise<ResolvedPath> {
-  const trimmed = expandHome(raw.trim());
-  const fromUrl = trimmed.startsWith('file://') ? safeFileUrlPath(trimmed) : trimmed;
-  const base = pickBase(fromUrl, baseDirs);
-  const joined = path.isAbsolute(fromUrl) ? fromUrl : `${base}/${fromUrl}`;
-  const lexical = path.resolve(joined);
-  const real = new Set<string>([await realLocation(lexical), await realLocation(joined)]);
-  return { raw, lexical, real: [...real] };
+export async function judgePath(raw: string, folders: readonly string[]): Promise<JudgedPath> {
+  const named = resolveModelPath(raw, folders);
+  if (!named.ok) return { kind: 'refused', error: named.error };
+  if (named.kind === 'artifact') return { kind: 'artifact', uri: named.uri };
+  return { kind: 'file', path: await followLinks(raw, named.absolute, named.unnormalised) };
+}
+
+/**
+ * A redirection target as the shell opens it: its words are literal (no `~`, no URL, no trimming),
+ * and a relative one is in the shell's working directory `cwd`.
+ */
+export async function judgeShellPath(target: string, cwd: string): Promise<ResolvedPath> {
+  const written = path.isAbsolute(target) ? target : `${cwd}/${target}`;
+  return followLinks(target, path.resolve(written), written);
+}
+
+/**
+ * `judgePath` for checks that look only at files (the agent-memory rule): an artifact URI or a
+ * refused path names no file, so it has no location to match.
+ */
+export async function resolvePath(raw: string, folders: readonly string[]): Promise<ResolvedPath> {
+  const judged = await judgePath(raw, folders);
+  return judged.kind === 'file' ? judged.path : { raw, lexical: '', real: [] };
+}
+
+async function followLinks(raw: string, absolute: string, unnormalised: string): Promise<ResolvedPath> {
+  const real = new Set<string>([await realLocation(absolute), await realLocation(unnormalised)]);
+  return { raw, lexical: absolute, real: [...real] };
 }
 
 /** The real path of each workspace folder (cached per call site by the caller). */
@@ -93,26 +117,4 @@ async function readLinkTarget(candidate: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-function expandHome(value: string): string {
-  if (value === '~') return os.homedir();
-  if (value.startsWith('~/')) return path.join(os.homedir(), value.slice(2));
-  return value;
-}
-
-function safeFileUrlPath(value: string): string {
-  try {
-    return decodeURIComponent(new URL(value).pathname);
-  } catch {
-    return value;
-  }
-}
-
-function pickBase(relative: string, baseDirs: readonly string[]): string {
-  if (path.isAbsolute(relative)) return '/';
-  for (const dir of baseDirs) {
-    if (existsSync(path.resolve(dir, relative))) return dir;
-  }
-  return baseDirs[0] ?? process.cwd();
 }

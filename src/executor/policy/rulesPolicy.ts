@@ -11,9 +11,10 @@
 import type { PermissionSubject } from '../contract';
 import type { CallFlags } from '../events';
 import { flagsOf } from '../flags';
+import { workDirOf } from '../paths';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../ports/permissionPolicy';
 import { isAbsolutePattern, parsePathPattern } from './pathMatch';
-import { ARTIFACT_SCHEME, containingFolder, realFolders, resolvePath } from './paths';
+import { containingFolder, judgePath, judgeShellPath, realFolders } from './paths';
 import { ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatch';
 import { parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
 import type { PermissionMode } from './modes';
@@ -142,9 +143,19 @@ export class RulesPolicy implements PermissionPolicy {
 
   private async checksOfSubject(subject: PermissionSubject, folders: readonly string[]): Promise<Check[]> {
     switch (subject.kind) {
-      case 'path':
-        if (subject.path.trim().startsWith(ARTIFACT_SCHEME)) return [{ kind: 'artifact', access: subject.access, uri: subject.path }];
-        return [{ kind: 'path', path: await resolvePath(subject.path, folders), access: subject.access, fromCommand: false }];
+      case 'path': {
+        // The same reading, with the same folders, as the tool's own (`resolveToolPath`).
+        const judged = await judgePath(subject.path, folders);
+        switch (judged.kind) {
+          case 'file':
+            return [{ kind: 'path', path: judged.path, access: subject.access, fromCommand: false }];
+          case 'artifact':
+            return [{ kind: 'artifact', access: subject.access, uri: judged.uri }];
+          case 'refused':
+            // The tool refuses it with the same error and touches nothing; the call is judged as a whole.
+            return [];
+        }
+      }
       case 'url':
         return [{ kind: 'url', url: parseUrl(subject.url), raw: subject.url }];
       case 'command': {
@@ -157,8 +168,8 @@ export class RulesPolicy implements PermissionPolicy {
           if (part.kind === 'command') checks.push({ kind: 'command', part });
           else if (!part.target.literal) checks.push({ kind: 'opaque', reason: `the ${part.operator} redirection target ${part.target.text} is only known at run time` });
           else if (movesAround && !part.target.value.startsWith('/')) checks.push({ kind: 'opaque', reason: `the command changes directory, so ${part.target.text} may be anywhere` });
-          // A shell resolves relative redirections against its working directory: the first folder.
-          else checks.push({ kind: 'path', path: await resolvePath(part.target.value, folders.slice(0, 1)), access: part.access, fromCommand: true });
+          // The shell opens redirections itself, relative to its working directory (the tools' `workDir`).
+          else checks.push({ kind: 'path', path: await judgeShellPath(part.target.value, workDirOf(folders)), access: part.access, fromCommand: true });
         }
         return checks;
       }

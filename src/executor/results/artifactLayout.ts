@@ -2,7 +2,10 @@
 // CLI, the store on VS Code's storageUri): `artifacts/<session>/<callId>-tool-result-<uuid>.<ext>`,
 // public URI `executor-artifact://<session>/<artifactId>`.
 
+/** The URI scheme of persisted results: the one definition the tools, the policy and VS Code share. */
 export const ARTIFACT_SCHEME = 'executor-artifact';
+/** A safe `<scheme>://<session>/<artifactId>`; anything else in the scheme names no artifact. */
+const ARTIFACT_URI = new RegExp(`^${ARTIFACT_SCHEME}://([^/?#]+)/([^/?#]+)$`);
 /** The folder under the store's root that holds one folder per session. */
 export const ARTIFACTS_FOLDER = 'artifacts';
 
@@ -32,13 +35,21 @@ export function artifactSegments(sessionId: string, artifactId: string): [string
   return [ARTIFACTS_FOLDER, safeName(sessionId), safeName(artifactId)];
 }
 
+/**
+ * True when `text` (trimmed, as the tools read paths) is in the artifact scheme: the tools read it
+ * through the artifact store, and the policy judges it as an artifact, never as a file name.
+ */
+export function isArtifactUri(text: string): boolean {
+  return text.trim().startsWith(`${ARTIFACT_SCHEME}:`);
+}
+
 export function artifactUri(sessionId: string, artifactId: string): string {
   return `${ARTIFACT_SCHEME}://${safeName(sessionId)}/${safeName(artifactId)}`;
 }
 
 /** The session and artifact id of an `executor-artifact://` URI, or undefined when it is not a safe one. */
 export function parseArtifactUri(uri: string): { sessionId: string; artifactId: string } | undefined {
-  const match = /^executor-artifact:\/\/([^/?#]+)\/([^/?#]+)$/.exec(uri.trim());
+  const match = ARTIFACT_URI.exec(uri.trim());
   if (!match) return undefined;
   const [, sessionId, artifactId] = match as unknown as [string, string, string];
   let session: string;

@@ -25,6 +25,8 @@ export function openOutputStream(state: CallState, deps: ExecutorDeps, options: 
         ? () => openWriter({ sessionId: deps.sessionId, callId: state.call.id, retention: def.artifactRetention ?? 'session' })
         : undefined,
     options,
+    // Already redacted: what the artifact and the model will get, live.
+    onText: (text) => state.live?.addOutput(text),
   });
   return state.outputStream;
 }

@@ -23,6 +23,8 @@ export interface OutputCollectorOptions {
   /** Opens the artifact the full stream goes to; absent: truncate only. */
   readonly openArtifact?: () => Promise<ArtifactWriter>;
   readonly options?: OutputStreamOptions;
+  /** Sees each piece of redacted text as it is released (live output events). */
+  readonly onText?: (text: string) => void;
 }
 
 /** What a stream left behind: the whole text, or (spilled) its head, tail, counts and artifact. */
@@ -75,7 +77,7 @@ export class OutputCollector implements ToolOutputStream {
   /** Closes the stream, appends the (already redacted) trailer and settles the artifact. */
   async finish(trailer: string): Promise<CollectedOutput> {
     this.close();
-    if (trailer) this.accept(this.totalChars > 0 && !this.endsWithNewline ? `\n${trailer}` : trailer);
+    if (trailer) this.accept(this.totalChars > 0 && !this.endsWithNewline ? `\n${trailer}` : trailer, false);
     const options = this.config.options;
     if (this.whole) return { kind: 'whole', text: this.whole.join(''), end: this.endInfo, options };
     let artifact: ArtifactRef | undefined;
@@ -115,8 +117,10 @@ export class OutputCollector implements ToolOutputStream {
     await writer?.abort();
   }
 
-  private accept(text: string): void {
+  /** `live`: also shown as live output (the handler's text, not the executor's trailer). */
+  private accept(text: string, live = true): void {
     if (text.length === 0) return;
+    if (live) this.config.onText?.(text);
     this.totalChars += text.length;
     this.totalBytes += Buffer.byteLength(text);
     this.newlines += countNewlines(text);

@@ -1,9 +1,11 @@
-// Stage 14 (spec §3.14, §10): the result, its event, its span and its log line.
+// Stage 14 (spec §3.14, §10): the result, then — once it is final — its event, span and log line.
+// `finish` is the only way a result leaves; the turn calls it after the total budget (if any).
 import type { CallState, ExecutorDeps } from '../callState';
 import type { ToolCallResult } from '../result';
 import { utf8Bytes } from '../text';
 
-export function finish(state: CallState, deps: ExecutorDeps): ToolCallResult {
+/** The call's result as the stages left it; the turn's total budget may still cut its model content. */
+export function buildResult(state: CallState): ToolCallResult {
   const failure = state.failure;
   const toolError = !failure && state.output?.isError === true;
   const isError = failure !== undefined || toolError;
@@ -26,17 +28,33 @@ export function finish(state: CallState, deps: ExecutorDeps): ToolCallResult {
     changes: state.changes,
     stopTurn: !failure && state.output?.stopTurn === true,
     permission: state.permission,
-    timing: { totalMs, permissionWaitMs: state.permissionWaitMs, queuedMs: state.deadline?.queuedMs ?? 0 },
+    timing: {
+      totalMs,
+      permissionWaitMs: state.permissionWaitMs,
+      queuedMs: state.deadline?.queuedMs ?? 0,
+      startMs: sinceTurnStart(state, state.handlerStartedAt),
+      endMs: sinceTurnStart(state, state.handlerEndedAt),
+    },
     failure: failure
       ? { stage: failure.stage, errorClass: failure.errorClass, message: failure.message }
       : toolError
         ? { stage: 'handler', errorClass: 'ToolReportedError', message: state.text }
         : undefined,
   };
+  return result;
+}
+
+/** Publishes the final result: span, log line, event. Called once per call. */
+export function finish(state: CallState, deps: ExecutorDeps, result: ToolCallResult): ToolCallResult {
   record(state, result);
   log(state, deps, result);
-  deps.emit(isError ? { type: 'toolCallFailed', result } : { type: 'toolCallResult', result });
+  deps.emit(result.isError ? { type: 'toolCallFailed', result } : { type: 'toolCallResult', result });
   return result;
+}
+
+function sinceTurnStart(state: CallState, at: number | undefined): number | null {
+  if (at === undefined) return null;
+  return Math.max(0, Math.round(at - (state.options.turn?.startedAt ?? state.startedAt)));
 }
 
 function record(state: CallState, result: ToolCallResult): void {

@@ -3,6 +3,7 @@ import type { ToolContext, ToolOutput } from '../contract';
 import type { CallState, ExecutorDeps, StageFailure } from '../callState';
 import { ToolDeadline } from '../deadline';
 import { formatGoDuration } from '../duration';
+import { LiveCallEvents } from '../results/liveEvents';
 import { openOutputStream } from '../results/openOutputStream';
 import { CancellationError, errorClassOf, projectErrorMessage, ToolTimeoutError } from '../errors';
 
@@ -34,6 +35,7 @@ export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promi
     controller.signal.throwIfAborted();
     deps.emit({ type: 'toolCallStarted', callId: state.call.id, name, input: state.input, flags: state.flags! });
     state.handlerStarted = true;
+    state.handlerStartedAt = performance.now();
     deadline.start();
     // `.then(ok, fail)` never rejects: a handler that rejects after the call ended is no unhandled rejection.
     const settled = Promise.resolve()
@@ -54,6 +56,7 @@ export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promi
   } catch (error) {
     return abortFailure(state, error);
   } finally {
+    if (state.handlerStarted) state.handlerEndedAt = performance.now();
     deadline.dispose();
     state.signal.removeEventListener('abort', onTurnAbort);
     if (onAbort) controller.signal.removeEventListener('abort', onAbort);
@@ -92,6 +95,9 @@ function acceptOutput(state: CallState, value: unknown): StageFailure | undefine
 }
 
 function makeContext(state: CallState, deps: ExecutorDeps, signal: AbortSignal, deadline: ToolDeadline): ToolContext {
+  const live = new LiveCallEvents(state.call.id, deps.emit);
+  state.live = live;
+  const turn = state.options.turn;
   return {
     callId: state.call.id,
     toolName: state.toolName,
@@ -102,10 +108,11 @@ function makeContext(state: CallState, deps: ExecutorDeps, signal: AbortSignal, 
     deadline,
     files: deps.files,
     artifacts: deps.artifactStore,
+    turn: { id: turn?.id ?? '', context: turn?.context },
     openOutputStream: (options) => openOutputStream(state, deps, options),
     progress: (report) => {
       const { message, percent } = typeof report === 'string' ? { message: report, percent: undefined } : report;
-      deps.emit({ type: 'toolCallProgress', callId: state.call.id, message: deps.redactor.redact(message), percent });
+      live.setProgress(deps.redactor.redact(String(message)), percent);
     },
     admitModelRequest: async (own?: AbortSignal) => {
       deadline.pause();

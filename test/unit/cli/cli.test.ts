@@ -45,7 +45,7 @@ describe('tool-exec run --json', () => {
     assert.equal(lines.length, 6);
     const [a, b, c, d, e, summary] = lines;
     assert.deepEqual(Object.keys(a!), ['id', 'name', 'group', 'isError', 'errorKind', 'content', 'truncated', 'originalBytes', 'artifactPath', 'display', 'timing']);
-    assert.deepEqual(Object.keys(a!.timing), ['totalMs', 'permissionWaitMs', 'queuedMs']);
+    assert.deepEqual(Object.keys(a!.timing), ['totalMs', 'permissionWaitMs', 'queuedMs', 'startMs', 'endMs']);
     assert.equal(a!.content, `hi (a in ${dir})`);
     assert.equal(a!.errorKind, null);
     assert.equal(b!.content, `raw (b in ${dir})`);

@@ -19,7 +19,7 @@ describe('applyTotalBudget', () => {
     changes: [],
     stopTurn: false,
     permission: { outcome: 'none' },
-    timing: { totalMs: 0, permissionWaitMs: 0, queuedMs: 0 },
+    timing: { totalMs: 0, permissionWaitMs: 0, queuedMs: 0, startMs: null, endMs: null },
   });
 
   it('leaves a batch within its total alone', () => {

@@ -1,0 +1,35 @@
+// The results of one turn, published once final (issue 10): without a total budget each call's result
+// leaves as soon as it is settled; with one, every result waits until the turn's last call settled, so
+// the budget (spec §7) is applied before any event, span, log line or session record sees a result.
+import { publishCall, type SettledCall } from '../callRunner';
+import type { ExecutorDeps } from '../callState';
+import type { ToolCallResult } from '../result';
+import { applyTotalBudget } from './batchBudget';
+
+export class TurnResults {
+  private readonly settled: SettledCall[] = [];
+  private readonly published: Promise<ToolCallResult>[] = [];
+
+  constructor(
+    private readonly deps: ExecutorDeps,
+    /** Undefined: no total budget. */
+    private readonly maxTotalBytes: number | undefined,
+  ) {}
+
+  /** The call at `index` (the model's order) settled. */
+  add(index: number, call: SettledCall): void {
+    this.settled[index] = call;
+    if (this.maxTotalBytes === undefined) this.published[index] = publishCall(call, this.deps);
+  }
+
+  /** Every one of `count` calls settled: publishes what waited, resolves the final results in order. */
+  async close(count: number): Promise<ToolCallResult[]> {
+    const missing = Array.from({ length: count }, (_, index) => index).filter((index) => !this.settled[index]);
+    if (missing.length > 0) throw new Error(`bug: turn closed with calls ${missing.join(', ')} unsettled`);
+    if (this.maxTotalBytes === undefined) return Promise.all(this.published);
+    const final = applyTotalBudget(this.settled.map((call) => call.result), this.maxTotalBytes);
+    const results: ToolCallResult[] = [];
+    for (const [index, call] of this.settled.entries()) results.push(await publishCall(call, this.deps, final[index]));
+    return results;
+  }
+}
