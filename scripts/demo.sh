@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's main job (`npm start`): installs what is missing, builds, and runs the tool-exec CLI
+# `npm run demo:cli`: installs what is missing, builds, and runs the tool-exec CLI
 # on a sample batch (examples/sample-batch.json) in a scratch copy of examples/demo-workspace.
 set -euo pipefail
 cd "$(dirname "$0")/.."

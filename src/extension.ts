@@ -12,6 +12,10 @@ import { NodeWorkspaceSnapshotter } from './node/snapshot/nodeSnapshotter';
 import { defaultProcessSupervisor, findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
 import type { AgentToolExecutorApi } from './vscode/api';
 import { ArtifactOpener } from './vscode/artifactLinks';
+import { DiffLinks } from './vscode/chat/diffLinks';
+import { DEFAULT_MAX_ROUNDS } from './vscode/chat/modelLoop';
+import { PARTICIPANT_ID, registerChatParticipant } from './vscode/chat/participant';
+import { registerDemoModel } from './vscode/demoModel/register';
 import { ModalApprovalClient } from './vscode/approvalDialog';
 import { DiffEditorOpener, SNAPSHOT_SCHEME, SnapshotContentProvider } from './vscode/diffEditor';
 import { OutputChannelLogger } from './vscode/logChannel';
@@ -35,7 +39,10 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
   const storageRoot = context.storageUri ?? context.globalStorageUri;
   const artifactStore = new NodeArtifactStore({ root: storageRoot.fsPath });
   void artifactStore.prune(sessionId).catch((error) => logger.warn('artifacts.prune_failed', { error: String(error) }));
-  const approvalClient = new ModalApprovalClient();
+  // Diff editors for proposed changes (the approval's Review Diff) and finished ones (results, chat).
+  const snapshots = new SnapshotContentProvider();
+  const diffOpener = new DiffEditorOpener(snapshots);
+  const approvalClient = new ModalApprovalClient((change) => diffOpener.openProposed(change));
   // The executor keeps this array; it is updated in place when folders are added or removed.
   const workspaceFolders: string[] = [];
   const syncFolders = () => workspaceFolders.splice(0, workspaceFolders.length, ...(vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath));
@@ -74,10 +81,10 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
   subscriptions.push({ dispose: registerBuiltinTools(registry, { backgroundTasks: executor, rgPath }) });
 
   // 3. What the user sees: diff editors, results, artifacts.
-  const snapshots = new SnapshotContentProvider();
   const results = new ResultsDocuments();
   const artifacts = new ArtifactOpener(artifactStore);
-  const runCommand = new RunToolCallsCommand(executor, new DiffEditorOpener(snapshots), results, () => workspaceFolders[0]);
+  const runCommand = new RunToolCallsCommand(executor, diffOpener, results, () => workspaceFolders[0]);
+  const diffLinks = new DiffLinks(diffOpener);
   subscriptions.push(
     snapshots,
     results,
@@ -88,6 +95,23 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     vscode.commands.registerCommand('agentToolExecutor.showLog', () => channel.show()),
     vscode.commands.registerCommand(RUN_TOOL_CALLS_COMMAND, (calls?: unknown, options?: object) => runCommand.run(calls, options)),
     vscode.commands.registerCommand(OPEN_ARTIFACT_COMMAND, (uri: string | vscode.Uri) => artifacts.open(uri)),
+    diffLinks,
+  );
+
+  // 4. `@executor` in the chat panel.
+  subscriptions.push(
+    registerChatParticipant(
+      {
+        participantId: PARTICIPANT_ID,
+        executor,
+        redactor,
+        diffLinks,
+        policy: permissions,
+        workspaceFolders: () => workspaceFolders,
+        maxRounds: () => vscode.workspace.getConfiguration(CONFIG_SECTION).get<number>('chat.maxRounds') ?? DEFAULT_MAX_ROUNDS,
+      },
+      context.extensionUri,
+    ),
   );
 
   endSession = async () => {
@@ -97,6 +121,8 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     await defaultProcessSupervisor.dispose();
     await snapshotter.dispose();
   };
+  // The scripted, offline model of `npm start`; registered only while agentToolExecutor.demoModel.enabled is on.
+  subscriptions.push(registerDemoModel(logger));
   logger.info('activated', { sessionId, storage: storageRoot.toString() });
 
   const api: AgentToolExecutorApi = {

@@ -198,6 +198,21 @@ export interface ApprovalPreview {
   readonly title?: string;
   /** Plain text; control characters are escaped before it is shown. */
   readonly detail: string;
+  /** What a file would become if the call runs, for a "Review Diff" before answering (Write, Edit). */
+  readonly change?: ProposedChange;
+}
+
+/** A file's text now and as the call would leave it; shown in a diff editor, never in the dialog. */
+export interface ProposedChange {
+  /** Absolute. */
+  readonly path: string;
+  readonly before: string;
+  readonly after: string;
+}
+
+/** Where `prepareApproval` runs: relative paths are read against these folders, as the tools read them. */
+export interface ApprovalContext {
+  readonly workspaceFolders: readonly string[];
 }
 
 /**
@@ -232,7 +247,7 @@ export interface ToolDefinition<I = any, D = any> {
   /** Normalisation, run once before anything reads the input (spec §3.3). */
   resolveInput?(input: I): I;
   /** May narrow an ask to allow or add a preview; a throw still asks (spec §3.6). */
-  prepareApproval?(input: I, signal: AbortSignal): ApprovalPreparation | Promise<ApprovalPreparation>;
+  prepareApproval?(input: I, signal: AbortSignal, context: ApprovalContext): ApprovalPreparation | Promise<ApprovalPreparation>;
   /**
    * What this call touches, for rules and modes; computed from the resolved input. Undefined (or an
    * empty list) for a call that touches nothing a rule can name.

@@ -11,6 +11,7 @@ import { decodeText, encodeText } from './fileText';
 import { withFsErrors } from './fsErrors';
 import { displayPath, normalisePathField, pathOf, resolveToolPath } from './paths';
 import { previewLines } from './preview';
+import { proposedChange } from './proposedChange';
 import { readBeforeWriteError, recordWritten } from './readBeforeWrite';
 import { fileNotFoundMessage } from './suggest';
 import type { FileChangeData } from './write';
@@ -40,10 +41,11 @@ export function createEditTool(): ToolDefinition<EditInput, FileChangeData> {
     sideEffectScope: 'workspace',
     resolveInput: (input) => normalisePathField(input),
     permissionSubject: (input) => ({ kind: 'path', path: pathOf(input), access: 'write' }),
-    prepareApproval: (input) => ({
+    prepareApproval: async (input, _signal, context) => ({
       preview: {
         title: `Edit ${input.path}${input.replace_all ? ' (every occurrence)' : ''}`,
         detail: `${previewLines(input.old_string, '- ')}\n${previewLines(input.new_string, '+ ')}`,
+        change: await proposedChange(pathOf(input), context, (before, exists) => editedText(before, exists, input)),
       },
     }),
     handler: (input, ctx) => editFile(input, ctx),
@@ -74,20 +76,13 @@ async function editResolved(file: string, input: EditInput, ctx: ToolContext): P
   if (stale) return failure(stale);
   const decoded = decodeText(await fs.readFile(file, { signal: ctx.signal }));
   const before = decoded.text;
-  let after: string;
-  let replaced = 1;
-  let firstOffset = 0;
-  if (input.old_string === '') {
-    if (before !== '') return failure(`old_string is empty but ${file} is not: give the text to replace, or use Write to replace the whole file.`);
-    after = input.new_string;
-  } else {
-    const match = findEdit(before, input.old_string, input.new_string);
-    if (!match) return failure(notFoundMessage(file, before, input.old_string));
-    if (match.positions.length > 1 && !input.replace_all) return failure(notUniqueMessage(file, before, match.positions));
-    after = applyEdit(before, match, input.replace_all === true);
-    replaced = input.replace_all ? match.positions.length : 1;
-    firstOffset = match.positions[0]!;
+  const plan = planEdit(before, input);
+  if (!plan.ok) {
+    if (plan.problem === 'notUnique') return failure(notUniqueMessage(file, before, plan.positions));
+    if (plan.problem === 'notEmpty') return failure(`old_string is empty but ${file} is not: give the text to replace, or use Write to replace the whole file.`);
+    return failure(notFoundMessage(file, before, input.old_string));
   }
+  const { after, replaced, firstOffset } = plan;
   ctx.signal.throwIfAborted();
   await fs.writeFile(file, encodeText(after, decoded));
   await recordWritten(file, ctx.files);
@@ -134,6 +129,27 @@ function snippetAround(text: string, firstLine: number, newString: string): stri
   const out: string[] = [];
   for (let line = from; line <= to; line++) out.push(`${String(line).padStart(6)}\t${headWithinChars(lines[line - 1] ?? '', 2000)}`);
   return out.join('\n');
+}
+
+type EditPlan =
+  | { readonly ok: true; readonly after: string; readonly replaced: number; readonly firstOffset: number }
+  | { readonly ok: false; readonly problem: 'notEmpty' | 'notFound' }
+  | { readonly ok: false; readonly problem: 'notUnique'; readonly positions: readonly number[] };
+
+/** What the edit makes of an existing file's text: the handler writes it, the approval's diff shows it. */
+function planEdit(before: string, input: EditInput): EditPlan {
+  if (input.old_string === '') return before === '' ? { ok: true, after: input.new_string, replaced: 1, firstOffset: 0 } : { ok: false, problem: 'notEmpty' };
+  const match = findEdit(before, input.old_string, input.new_string);
+  if (!match) return { ok: false, problem: 'notFound' };
+  if (match.positions.length > 1 && !input.replace_all) return { ok: false, problem: 'notUnique', positions: match.positions };
+  return { ok: true, after: applyEdit(before, match, input.replace_all === true), replaced: input.replace_all ? match.positions.length : 1, firstOffset: match.positions[0]! };
+}
+
+/** The text the handler would write, or undefined where it would fail (for the approval's diff). */
+function editedText(before: string, exists: boolean, input: EditInput): string | undefined {
+  if (!exists) return input.old_string === '' ? input.new_string : undefined;
+  const plan = planEdit(before, input);
+  return plan.ok ? plan.after : undefined;
 }
 
 function failure(message: string): ToolOutput<FileChangeData> {

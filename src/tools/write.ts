@@ -11,6 +11,7 @@ import { buildFileDiffDisplay } from '../executor/results/displays/fileDiff';
 import { decodeText, encodeText, type DecodedText } from './fileText';
 import { displayPath, normalisePathField, pathOf, resolveToolPath } from './paths';
 import { countTextLines, previewLines } from './preview';
+import { proposedChange } from './proposedChange';
 import { readBeforeWriteError, recordWritten } from './readBeforeWrite';
 
 const inputSchema = z.object({
@@ -39,10 +40,11 @@ export function createWriteTool(): ToolDefinition<WriteInput, FileChangeData> {
     sideEffectScope: 'workspace',
     resolveInput: (input) => normalisePathField(input),
     permissionSubject: (input) => ({ kind: 'path', path: pathOf(input), access: 'write' }),
-    prepareApproval: (input) => ({
+    prepareApproval: async (input, _signal, context) => ({
       preview: {
         title: `Write ${input.path}`,
         detail: `${lineCount(input.content)} (${formatBytes(Buffer.byteLength(input.content))}):\n${previewLines(input.content)}`,
+        change: await proposedChange(pathOf(input), context, () => input.content),
       },
     }),
     handler: (input, ctx) => writeFile(input, ctx),

@@ -2,12 +2,15 @@
 import * as vscode from 'vscode';
 import { escapeForDisplay } from '../executor/displayEscape';
 import { CancellationError } from '../executor/errors';
+import type { ProposedChange } from '../executor/contract';
 import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../executor/ports/approvalClient';
 
 /** The dialog's buttons; VS Code adds Cancel itself, which (like Escape) denies. */
 export const ALLOW = 'Allow';
 export const ALLOW_SESSION = 'Allow for Session';
 export const DENY = 'Deny';
+/** For Write and Edit: opens the proposed change in a diff editor, then asks again. */
+export const REVIEW_DIFF = 'Review Diff…';
 
 /** A modal's detail is not scrollable; past this the input is cut (the full input is in the log). */
 const MAX_DETAIL_CHARS = 1500;
@@ -18,19 +21,26 @@ export type ApprovalResponder = (request: ApprovalRequest) => ApprovalAnswer | P
 export class ModalApprovalClient implements ApprovalClient {
   private responder: ApprovalResponder | undefined;
 
+  /** `reviewDiff` opens a proposed change (Write, Edit) in a diff editor; without it, no Review Diff button. */
+  constructor(private readonly reviewDiff?: (change: ProposedChange) => Promise<void>) {}
+
   async requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     throwIfAborted(signal);
     const responder = this.responder;
-    const answer = Promise.resolve(
-      responder
-        ? responder(request)
-        : vscode.window
-            .showWarningMessage(approvalMessage(request), { modal: true, detail: approvalDetail(request) }, ...buttons(request))
-            .then(toAnswer),
-    );
+    const answer = Promise.resolve(responder ? responder(request) : this.ask(request, signal));
     // A modal cannot be closed from code: when the race is lost the dialog stays, and its
     // late answer is ignored.
     return raceAbort(answer, signal);
+  }
+
+  /** The dialog; Review Diff opens the change and asks again, until the user answers or the call is over. */
+  private async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    const change = this.reviewDiff ? request.preview?.change : undefined;
+    for (;;) {
+      const choice = await vscode.window.showWarningMessage(approvalMessage(request), { modal: true, detail: approvalDetail(request) }, ...buttons(request, change !== undefined));
+      if (choice !== REVIEW_DIFF || !change || signal.aborted) return toAnswer(choice);
+      await this.reviewDiff!(change).catch(() => undefined);
+    }
   }
 
   /** Test seam (extension tests only): answer requests without showing the dialog. */
@@ -55,8 +65,8 @@ export function approvalDetail(request: ApprovalRequest): string {
   return text.length <= MAX_DETAIL_CHARS ? text : `${text.slice(0, MAX_DETAIL_CHARS)}\n… (${text.length - MAX_DETAIL_CHARS} more characters)`;
 }
 
-function buttons(request: ApprovalRequest): string[] {
-  return request.sessionAllowed ? [ALLOW, ALLOW_SESSION, DENY] : [ALLOW, DENY];
+function buttons(request: ApprovalRequest, reviewable: boolean): string[] {
+  return [ALLOW, ...(request.sessionAllowed ? [ALLOW_SESSION] : []), ...(reviewable ? [REVIEW_DIFF] : []), DENY];
 }
 
 function toAnswer(choice: string | undefined): ApprovalAnswer {

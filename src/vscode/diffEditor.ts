@@ -2,7 +2,7 @@
 // read-only snapshot; the "after" side is the file itself while it still holds the tool's text.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FileDiffDisplay } from '../executor/contract';
+import type { FileDiffDisplay, ProposedChange } from '../executor/contract';
 
 export const SNAPSHOT_SCHEME = 'executor-snapshot';
 
@@ -36,13 +36,21 @@ export class SnapshotContentProvider implements vscode.TextDocumentContentProvid
 export class DiffEditorOpener {
   constructor(private readonly snapshots: SnapshotContentProvider) {}
 
+  /** Opens what a call would change, before it runs: the file now ↔ as the call would leave it. */
+  async openProposed(change: ProposedChange): Promise<void> {
+    const left = this.snapshots.add(change.path, 'before', change.before);
+    const right = this.snapshots.add(change.path, 'after', change.after);
+    const title = `${path.basename(change.path)} (now ↔ proposed ${change.before === '' ? 'creation' : 'change'})`;
+    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
+  }
+
   /** Opens the diff; `workDir` resolves a relative `display.path`. */
-  async open(display: FileDiffDisplay, workDir: string | undefined, options: { preview?: boolean } = {}): Promise<void> {
+  async open(display: FileDiffDisplay, workDir: string | undefined, options: { preview?: boolean; preserveFocus?: boolean } = {}): Promise<void> {
     const absolute = path.isAbsolute(display.path) || !workDir ? display.path : path.join(workDir, display.path);
     const left = this.snapshots.add(absolute, 'before', display.before);
     const right = (await fileHolds(absolute, display.after)) ? vscode.Uri.file(absolute) : this.snapshots.add(absolute, 'after', display.after);
     const title = `${path.basename(absolute)} (before ↔ after ${display.before === '' ? 'creation' : 'edit'})`;
-    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: options.preview ?? false });
+    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: options.preview ?? false, preserveFocus: options.preserveFocus ?? false });
   }
 }
 

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { HookSource } from '../executor/ports/hooks';
 import type { Logger } from '../executor/ports/logger';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../executor/ports/permissionPolicy';
-import { createPolicyFromSettings, parsePermissionMode, type RulesPolicy } from '../executor/policy/index';
+import { createPolicyFromSettings, parsePermissionMode, type PermissionMode, type PermissionRule, type RulesPolicy } from '../executor/policy/index';
 import { settingsHookSource } from '../node/commandHooks';
 import { loadStandardSettings, mergeSettings } from '../node/settingsFile';
 
@@ -19,6 +19,8 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
   private hooks: HookSource = { hooksFor: () => [] };
   private readonly disposables: vscode.Disposable[] = [];
   private reloading: Promise<void> = Promise.resolve();
+  /** Set by `/mode`: this window's mode, over the settings, until the window closes. */
+  private windowMode: PermissionMode | undefined;
 
   constructor(
     private readonly workspaceFolders: () => readonly string[],
@@ -54,8 +56,19 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
     return this.policy.rememberSessionApproval(request, signal);
   }
 
-  get mode(): string {
+  get mode(): PermissionMode {
     return this.policy.mode;
+  }
+
+  /** Switches this window's mode (over the settings, until the window closes); undefined goes back to the settings. */
+  async setWindowMode(mode: PermissionMode | undefined): Promise<void> {
+    this.windowMode = mode;
+    await this.reload();
+  }
+
+  /** The rules in force, for `/tools`. */
+  get rules(): readonly PermissionRule[] {
+    return this.policy.allRules;
   }
 
   hooksFor(...args: Parameters<HookSource['hooksFor']>): ReturnType<HookSource['hooksFor']> {
@@ -76,7 +89,7 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
       rulesFrom(config.inspect<string[]>('permissions.allow')?.workspaceValue, config.inspect<string[]>('permissions.ask')?.workspaceValue, config.inspect<string[]>('permissions.deny')?.workspaceValue),
     );
     const workspaceTrusted = vscode.workspace.isTrusted;
-    const next = createPolicyFromSettings({ user, workspace, mode: configuredMode(), workspaceTrusted, workspaceFolders: folders });
+    const next = createPolicyFromSettings({ user, workspace, mode: this.windowMode ?? configuredMode(), workspaceTrusted, workspaceFolders: folders });
     next.adoptSessionRules(this.policy);
     this.policy = next;
     this.hooks = settingsHookSource({ user, workspace, workspaceTrusted }, this.logger);

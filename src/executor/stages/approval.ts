@@ -23,7 +23,7 @@ export async function approval(state: CallState, deps: ExecutorDeps): Promise<St
   let preview: ApprovalPreview | undefined;
   if (def.prepareApproval) {
     try {
-      const prepared = await def.prepareApproval(state.input, state.signal);
+      const prepared = await def.prepareApproval(state.input, state.signal, { workspaceFolders: deps.workspaceFolders });
       if (prepared.decision === 'allow' && !decision.forced) {
         state.decide('none', 'tool');
         return undefined;

@@ -114,3 +114,28 @@ describe('Edit', () => {
     assert.match(result.modelContent, /File does not exist: .*missing\.txt/);
   });
 });
+
+describe('Edit approval: the whole change for Review Diff', () => {
+  let ws: Workspace;
+  beforeEach(() => {
+    ws = makeWorkspace();
+  });
+  afterEach(() => ws.dispose());
+
+  const prepare = (input: Record<string, unknown>) =>
+    ws.executor.registry.get('Edit')!.def.prepareApproval!(input, new AbortController().signal, { workspaceFolders: [ws.dir] });
+
+  it('shows the file as the edit would leave it, without writing it', async () => {
+    ws.write('a.txt', 'one\ntwo\nthree\n');
+    const prepared = await prepare({ path: 'a.txt', old_string: 'two', new_string: 'TWO' });
+    assert.deepEqual(prepared.preview?.change, { path: ws.file('a.txt'), before: 'one\ntwo\nthree\n', after: 'one\nTWO\nthree\n' });
+    assert.equal(ws.read('a.txt'), 'one\ntwo\nthree\n');
+  });
+
+  it('offers no diff where the edit would fail (not found, not unique), as the handler would', async () => {
+    ws.write('b.txt', 'x x\n');
+    assert.equal((await prepare({ path: 'b.txt', old_string: 'missing', new_string: 'y' })).preview?.change, undefined);
+    assert.equal((await prepare({ path: 'b.txt', old_string: 'x', new_string: 'y' })).preview?.change, undefined);
+    assert.equal((await prepare({ path: 'b.txt', old_string: 'x', new_string: 'y', replace_all: true })).preview?.change?.after, 'y y\n');
+  });
+});

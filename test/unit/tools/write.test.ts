@@ -81,9 +81,10 @@ describe('Write', () => {
     assert.match(result.modelContent, /cannot write .*blocker\/child\.txt: .*(ENOTDIR|EEXIST)/);
   });
 
-  it('offers an approval preview of the content without touching the disk', async () => {
+  it('offers an approval preview of the content, and the whole change for a diff editor', async () => {
     const def = ws.executor.registry.get('Write')!.def;
-    const prepared = await def.prepareApproval!({ path: 'x.txt', content: 'a\nb' }, new AbortController().signal);
-    assert.deepEqual(prepared.preview, { title: 'Write x.txt', detail: '2 lines (3 B):\na\nb' });
+    const prepared = await def.prepareApproval!({ path: 'x.txt', content: 'a\nb' }, new AbortController().signal, { workspaceFolders: [ws.dir] });
+    assert.deepEqual(prepared.preview, { title: 'Write x.txt', detail: '2 lines (3 B):\na\nb', change: { path: ws.file('x.txt'), before: '', after: 'a\nb' } });
+    assert.equal(fs.existsSync(ws.file('x.txt')), false, 'nothing was written');
   });
 });

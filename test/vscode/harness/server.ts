@@ -54,11 +54,18 @@ export interface VscodeServer {
   workbenchUrl(folder: string, payload?: readonly (readonly [string, string])[]): string;
   /** `vscode-remote://` URI of a server-side path, as payloads name them. */
   remoteUri(absolutePath: string): string;
+  /** Resolves with the exit code (or signal name) when the server exits, on its own or by `stop`. */
+  readonly exited: Promise<number | string>;
   stop(): Promise<void>;
 }
 
-export async function startServer(paths: VscodePaths, scratch: Scratch): Promise<VscodeServer> {
-  const port = await freePort();
+export interface StartServerOptions {
+  /** A port known to be free (`npm start` prefers a fixed one); by default any free loopback port. */
+  readonly port?: number;
+}
+
+export async function startServer(paths: VscodePaths, scratch: Scratch, options: StartServerOptions = {}): Promise<VscodeServer> {
+  const port = options.port ?? (await freePort());
   const logFile = path.join(scratch.root, 'server.log');
   const server = spawnGroup('vscode-server', paths.NODE_BIN, [
     paths.SERVER_MAIN,
@@ -87,6 +94,7 @@ export async function startServer(paths: VscodePaths, scratch: Scratch): Promise
       return `${origin}/?${query.toString()}`;
     },
     remoteUri: (absolutePath) => `vscode-remote://127.0.0.1:${port}${absolutePath}`,
+    exited: server.exited,
     stop: () => killGroup(server, `${scratch.runTag}server`),
   };
 }
@@ -115,11 +123,17 @@ export async function installVsix(paths: VscodePaths, scratch: Scratch, vsix: st
   return folder;
 }
 
-function freePort(): Promise<number> {
+/** A loopback port nothing listens on: `preferred` when it is free, else one the system picks. */
+export async function freePort(preferred = 0): Promise<number> {
+  if (preferred === 0) return listenOnce(0);
+  return listenOnce(preferred).catch(() => listenOnce(0));
+}
+
+function listenOnce(wanted: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
+    probe.listen(wanted, '127.0.0.1', () => {
       const { port } = probe.address() as net.AddressInfo;
       probe.close(() => resolve(port));
     });

@@ -1,0 +1,132 @@
+// The model loop of `@executor` (issue 11), one round at a time:
+//   1. send the conversation and our tools to the model the user picked (`request.model`);
+//   2. stream its reply: text as markdown, each tool call offered to a `Turn` as soon as it is
+//      complete (qualifying calls start while the model still streams);
+//   3. end the turn and wait for its results (the reply shows them as they come);
+//   4. send the results back; stop when the model calls no tool, at the round limit, on the stop
+//      button, or on a model error (one sentence, never a stack trace).
+// Each round's calls and results go into the reply's metadata for the next prompt.
+import * as vscode from 'vscode';
+import type { ToolCall } from '../../executor/contract';
+import type { ToolExecutor } from '../../executor/executor';
+import type { Redactor } from '../../executor/ports/redactor';
+import type { ToolCallResult } from '../../executor/result';
+import { messagesFromHistory, messagesOfRounds, METADATA_VERSION, type ChatRound, type ChatStopReason, type ChatTurnMetadata } from './chatMetadata';
+import type { DiffLinks } from './diffLinks';
+import { modelErrorSentence } from './modelErrors';
+import { ReplyRenderer } from './replyRenderer';
+
+/** Rounds of tool calls in one reply unless `agentToolExecutor.chat.maxRounds` says otherwise. */
+export const DEFAULT_MAX_ROUNDS = 25;
+
+/** What the loop needs from the extension. */
+export interface ChatHost {
+  readonly participantId: string;
+  readonly executor: ToolExecutor;
+  readonly redactor: Redactor;
+  readonly diffLinks: DiffLinks;
+  workspaceFolders(): readonly string[];
+  maxRounds(): number;
+}
+
+/** What a handler running inside a chat turn finds in `ctx.turn.context`. */
+export interface ChatTurnContext {
+  readonly toolInvocationToken: vscode.ChatParticipantToolToken;
+}
+
+export async function runModelLoop(
+  host: ChatHost,
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
+  const messages = [...messagesFromHistory(context.history, host.participantId), vscode.LanguageModelChatMessage.User(request.prompt)];
+  const tools: vscode.LanguageModelChatTool[] = host.executor.registry.describe().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+  const rounds: ChatRound[] = [];
+  const controller = new AbortController();
+  const onCancel = token.onCancellationRequested(() => controller.abort());
+  const result = (stopReason: ChatStopReason, errorMessage?: string): vscode.ChatResult => {
+    const metadata: ChatTurnMetadata = { version: METADATA_VERSION, rounds, stopReason };
+    return errorMessage ? { metadata, errorDetails: { message: errorMessage } } : { metadata };
+  };
+  try {
+    const maxRounds = Math.max(1, host.maxRounds());
+    for (let index = 0; index < maxRounds; index++) {
+      if (token.isCancellationRequested) return result('cancelled');
+      const round = await runRound(host, request, messages, tools, stream, token, controller.signal);
+      rounds.push(round.round);
+      if (round.error !== undefined) {
+        if (token.isCancellationRequested) return result('cancelled');
+        return result('modelError', modelErrorSentence(request.model.name, errorFields(round.error)));
+      }
+      if (round.round.calls.length === 0) return result('done');
+      messages.push(...messagesOfRounds([round.round]));
+    }
+    stream.markdown(`\n\nStopped after ${maxRounds} rounds of tool calls (the limit set by \`agentToolExecutor.chat.maxRounds\`). Ask me to continue if there is more to do.`);
+    return result('roundLimit');
+  } finally {
+    onCancel.dispose();
+  }
+}
+
+interface RoundOutcome {
+  readonly round: ChatRound;
+  /** The model request failed (after the calls it made were finished). */
+  readonly error?: unknown;
+}
+
+async function runRound(
+  host: ChatHost,
+  request: vscode.ChatRequest,
+  messages: readonly vscode.LanguageModelChatMessage[],
+  tools: readonly vscode.LanguageModelChatTool[],
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+  signal: AbortSignal,
+): Promise<RoundOutcome> {
+  const turnContext: ChatTurnContext = { toolInvocationToken: request.toolInvocationToken };
+  const turn = host.executor.beginTurn({ signal, offeredTools: new Set(tools.map((tool) => tool.name)), context: turnContext });
+  const renderer = new ReplyRenderer(stream, turn, { redactor: host.redactor, diffLinks: host.diffLinks, workspaceFolders: () => host.workspaceFolders() });
+  const calls: ToolCall[] = [];
+  let text = '';
+  let error: unknown;
+  try {
+    const response = await request.model.sendRequest([...messages], { tools: [...tools], justification: 'Runs the tools you approve in this workspace.' }, token);
+    for await (const part of response.stream) {
+      if (part instanceof vscode.LanguageModelTextPart) {
+        text += part.value;
+        stream.markdown(part.value);
+      } else if (part instanceof vscode.LanguageModelToolCallPart) {
+        const call: ToolCall = { id: part.callId, name: part.name, input: part.input };
+        calls.push(call);
+        renderer.expect(call.id, call.name, call.input);
+        turn.offer(call);
+      }
+    }
+  } catch (caught) {
+    error = caught;
+  } finally {
+    turn.end();
+  }
+  try {
+    const results = await turn.results();
+    return { round: roundOf(text, calls, results), error };
+  } finally {
+    renderer.dispose();
+  }
+}
+
+function roundOf(text: string, calls: readonly ToolCall[], results: readonly ToolCallResult[]): ChatRound {
+  return {
+    text,
+    calls: calls.map((call) => ({ id: call.id, name: call.name, input: typeof call.input === 'object' && call.input !== null ? call.input : {} })),
+    results: results.map((result) => ({ callId: result.callId, content: result.modelContent, isError: result.isError })),
+  };
+}
+
+function errorFields(error: unknown): { code?: unknown; message?: unknown } | undefined {
+  if (error instanceof vscode.LanguageModelError) return { code: error.code, message: error.message };
+  if (error instanceof Error) return { message: error.message };
+  return typeof error === 'string' ? { message: error } : undefined;
+}

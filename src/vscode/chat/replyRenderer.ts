@@ -1,0 +1,156 @@
+// Turns a turn's events into the chat reply (issue 11): progress while a call is queued, waits for an
+// approval or runs (with its live output, throttled), then one outcome line with what to open —
+// the touched file, Open diff, the saved output, the workspace changes. Text from tools is already
+// redacted by the executor; call targets come from the model's input and are redacted here.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TurnEvent } from '../../executor/events';
+import type { Redactor } from '../../executor/ports/redactor';
+import type { ToolCallResult } from '../../executor/result';
+import type { Turn } from '../../executor/turn';
+import { OPEN_ARTIFACT_COMMAND } from '../resultsDocument';
+import type { DiffLinks } from './diffLinks';
+import { callTarget, escapeMarkdown, lastLine, outcomeLine, progressText } from './replyText';
+
+/** A call that starts within this long after being queued never shows "Queued". Ours. */
+export const QUEUED_NOTICE_MS = 250;
+/** A call that ends within this long after starting never shows "Running". Ours. */
+export const RUNNING_NOTICE_MS = 250;
+/** At most one live-output progress line per call per this long (chat keeps every line). Ours. */
+export const LIVE_PROGRESS_INTERVAL_MS = 2000;
+/** Workspace changes listed under one outcome line; the rest are counted. Ours. */
+export const MAX_CHANGES_SHOWN = 20;
+
+/** Path tools whose target is a file worth an anchor. */
+const FILE_TOOLS: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit']);
+
+interface CallView {
+  readonly name: string;
+  readonly target: string;
+  readonly input: unknown;
+  started: boolean;
+  ended: boolean;
+  timer?: ReturnType<typeof setTimeout>;
+  lastLiveAt: number;
+}
+
+export interface ReplyRendererOptions {
+  readonly redactor: Redactor;
+  readonly diffLinks: DiffLinks;
+  readonly workspaceFolders: () => readonly string[];
+}
+
+export class ReplyRenderer implements vscode.Disposable {
+  private readonly calls = new Map<string, CallView>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly stream: vscode.ChatResponseStream,
+    turn: Turn,
+    private readonly options: ReplyRendererOptions,
+  ) {
+    this.unsubscribe = turn.onEvent((event) => this.onEvent(event));
+  }
+
+  /** Tells the renderer what a call is about before it is offered (events carry no input until it starts). */
+  expect(callId: string, name: string, input: unknown): void {
+    const target = this.options.redactor.redact(callTarget(input));
+    this.calls.set(callId, { name, target, input, started: false, ended: false, lastLiveAt: Number.NEGATIVE_INFINITY });
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    for (const view of this.calls.values()) clearTimeout(view.timer);
+  }
+
+  private onEvent(event: TurnEvent): void {
+    switch (event.type) {
+      case 'toolCallQueued':
+        this.later(event.callId, QUEUED_NOTICE_MS, (view) => !view.started && this.stream.progress(progressText.queued(view.name, view.target)));
+        return;
+      case 'permissionRequested': {
+        const view = this.calls.get(event.callId);
+        if (view) this.stream.progress(`${progressText.approval(view.name, view.target)} (${this.options.redactor.redact(event.reason)})`);
+        return;
+      }
+      case 'toolCallStarted': {
+        const view = this.calls.get(event.callId);
+        if (!view) return;
+        view.started = true;
+        clearTimeout(view.timer);
+        this.later(event.callId, RUNNING_NOTICE_MS, (later) => !later.ended && this.stream.progress(progressText.running(later.name, later.target)));
+        return;
+      }
+      case 'toolCallOutput': {
+        const view = this.calls.get(event.callId);
+        const line = lastLine(event.text);
+        if (!view || view.ended || !line || performance.now() - view.lastLiveAt < LIVE_PROGRESS_INTERVAL_MS) return;
+        view.lastLiveAt = performance.now();
+        this.stream.progress(progressText.output(view.name, view.target, line));
+        return;
+      }
+      case 'toolCallResult':
+      case 'toolCallFailed':
+        this.outcome(event.result);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private later(callId: string, ms: number, show: (view: CallView) => unknown): void {
+    const view = this.calls.get(callId);
+    if (!view) return;
+    clearTimeout(view.timer);
+    view.timer = setTimeout(() => show(view), ms);
+  }
+
+  private outcome(result: ToolCallResult): void {
+    const view = this.calls.get(result.callId) ?? { name: result.name, target: '', input: undefined, started: false, ended: false, lastLiveAt: 0 };
+    view.ended = true;
+    clearTimeout(view.timer);
+    this.stream.markdown(`\n\n${outcomeLine(result, view.target)}  \n`);
+    const file = this.touchedFile(result, view);
+    if (file) this.stream.anchor(vscode.Uri.file(file), this.relative(file));
+    if (!result.isError && result.display?.kind === 'file_diff') {
+      this.stream.button(this.options.diffLinks.button(result.display, this.options.workspaceFolders()[0]));
+    }
+    if (result.artifact) {
+      this.stream.button({ command: OPEN_ARTIFACT_COMMAND, title: 'Open saved output', tooltip: `The whole output (${result.originalBytes} bytes), saved in the workspace storage`, arguments: [result.artifact.uri] });
+    }
+    this.changes(result);
+  }
+
+  /** The file a Read, Write or Edit worked on, when it exists as a path (not a saved output). */
+  private touchedFile(result: ToolCallResult, view: CallView): string | undefined {
+    if (!FILE_TOOLS.has(result.name) || result.errorKind === 'invocation') return undefined;
+    const changed = result.changes.find((change) => change.kind !== 'deleted');
+    if (changed) return changed.absolutePath;
+    const raw = view.input && typeof view.input === 'object' ? ((view.input as { path?: unknown; file_path?: unknown }).path ?? (view.input as { file_path?: unknown }).file_path) : undefined;
+    if (typeof raw !== 'string' || raw.includes('://')) return undefined;
+    const folder = this.options.workspaceFolders()[0];
+    return path.isAbsolute(raw) ? raw : folder ? path.join(folder, raw) : undefined;
+  }
+
+  /** The `[Workspace Changes]` list, with anchors for what still exists. */
+  private changes(result: ToolCallResult): void {
+    if (result.changes.length === 0) return;
+    this.stream.markdown('\nWorkspace changes:\n');
+    for (const change of result.changes.slice(0, MAX_CHANGES_SHOWN)) {
+      const sign = change.kind === 'created' ? '+' : change.kind === 'modified' ? '~' : '−';
+      this.stream.markdown(`\n${sign} `);
+      if (change.kind === 'deleted') this.stream.markdown(`${escapeMarkdown(change.path)} (deleted)`);
+      else this.stream.anchor(vscode.Uri.file(change.absolutePath), change.path);
+    }
+    const more = result.changes.length - MAX_CHANGES_SHOWN;
+    this.stream.markdown(more > 0 ? `\n… and ${more} more\n` : '\n');
+  }
+
+  private relative(file: string): string {
+    for (const folder of this.options.workspaceFolders()) {
+      const relative = path.relative(folder, file);
+      if (relative && !relative.startsWith('..') && !path.isAbsolute(relative)) return relative;
+    }
+    return file;
+  }
+}
