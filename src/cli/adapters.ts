@@ -41,8 +41,10 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
   const redactor = createRedactor({ env: process.env });
   const logger = redactingLogger(options.logger, redactor);
   let settings: Record<string, unknown> | undefined;
+  let settingsPath: string | undefined;
   if (options.settingsFile !== undefined) {
-    const loaded = await loadSettingsFile(resolve(options.cwd, options.settingsFile));
+    settingsPath = resolve(options.cwd, options.settingsFile);
+    const loaded = await loadSettingsFile(settingsPath);
     if (!loaded.ok) throw new UsageError(`--settings: ${loaded.error}`);
     settings = loaded.settings;
   }
@@ -52,8 +54,15 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
     mode: options.mode,
     workspaceTrusted: true,
     workspaceFolders: [options.workspace],
+    origins: { user: settingsPath },
   });
-  for (const problem of permissionPolicy.problems) logger.warn('settings.problem', { problem: String(problem) });
+  // Fail closed: a settings file that cannot be used as written is refused, never half applied.
+  const fatal = permissionPolicy.problems.filter((problem) => !permissionPolicy.notices.includes(problem));
+  if (fatal.length > 0) {
+    const listed = fatal.map((problem) => `\n  ${problem}`).join('');
+    throw new UsageError(`--settings: ${fatal.length} problem${fatal.length === 1 ? '' : 's'} in ${settingsPath}; nothing was run:${listed}`);
+  }
+  for (const notice of permissionPolicy.notices) logger.warn('settings.notice', { notice });
   const hooks: HookSource | undefined = settings?.hooks === undefined ? undefined : commandHookSource(settings.hooks, logger);
   const artifactsDir = resolve(options.cwd, options.artifactsDir ?? DEFAULT_ARTIFACTS_DIR);
   const artifactStore = new NodeArtifactStore({ artifactsDir });

@@ -16,7 +16,8 @@ export async function readCalls(source: string, stdin: NodeJS.ReadableStream): P
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A byte-order mark is accepted, as it is in settings files (editors on Windows write one).
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new UsageError(`CALLS ${label} is not valid JSON: ${(error as Error).message}`);
   }
@@ -75,8 +76,9 @@ export async function* streamCalls(source: string, stdin: NodeJS.ReadableStream,
   const seen = new Set<string>();
   let number = 0;
   try {
-    for await (const line of lines) {
+    for await (const raw of lines) {
       number++;
+      const line = number === 1 ? raw.replace(/^\uFEFF/, '') : raw;
       if (line.trim() === '') continue;
       let value: unknown;
       try {

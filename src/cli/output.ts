@@ -1,11 +1,19 @@
 // Printing results: one JSON line per call (`--json`) or a readable listing, then a summary.
 import type { ToolCallResult } from '../executor/result';
+import type { CliWriter } from './cliOutput';
 
 export interface BatchSummary {
   readonly calls: number;
   readonly errors: number;
   readonly groups: number;
   readonly wallMs: number;
+  /** Background commands still running when the batch ended; the CLI stops them as it exits. */
+  readonly backgroundStopped?: readonly StoppedBackground[];
+}
+
+export interface StoppedBackground {
+  readonly id: string;
+  readonly command: string;
 }
 
 /** The CLI's JSON contract for one call; `content` is exactly what the model receives. */
@@ -42,7 +50,7 @@ export class OrderedPrinter {
 
   constructor(
     private readonly json: boolean,
-    private readonly out: NodeJS.WritableStream,
+    private readonly out: CliWriter,
   ) {}
 
   /** The next call in the model's order. */
@@ -75,15 +83,26 @@ export function summaryLine(summary: BatchSummary): string {
 /** A listing for people: `[1] name  ok` or `[2] name  error (invocation)`, the content indented. */
 export function humanResult(result: ToolCallResult, position: number): string {
   const status = result.isError ? `error (${result.errorKind})` : 'ok';
-  const where = result.artifact ? `\n    saved: ${result.artifact.path}` : '';
-  const body = result.modelContent
+  const where = result.artifact ? `\n    saved: ${terminalSafe(result.artifact.path)}` : '';
+  const body = terminalSafe(result.modelContent)
     .split('\n')
     .map((line) => `    ${line}`)
     .join('\n');
-  return `[${position}] ${result.name} ${result.callId}  group ${result.group ?? 0}  ${status}  ${result.timing.totalMs} ms${where}\n${body}`;
+  return `[${position}] ${terminalSafe(result.name)} ${terminalSafe(result.callId)}  group ${result.group ?? 0}  ${status}  ${result.timing.totalMs} ms${where}\n${body}`;
 }
 
 export function humanSummary(summary: BatchSummary): string {
   const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
-  return `${plural(summary.calls, 'call')}, ${plural(summary.errors, 'error')}, ${plural(summary.groups, 'group')}, ${summary.wallMs} ms`;
+  const line = `${plural(summary.calls, 'call')}, ${plural(summary.errors, 'error')}, ${plural(summary.groups, 'group')}, ${summary.wallMs} ms`;
+  const stopped = (summary.backgroundStopped ?? []).map((task) => `\nstopped background ${task.id} (still running at exit): ${terminalSafe(task.command)}`);
+  return line + stopped.join('');
+}
+
+/**
+ * Text for a terminal: escape sequences (ANSI colours, OSC titles and links, cursor moves) and other
+ * control characters a tool printed are shown as `\x1b`-style escapes, never run by the user's terminal.
+ */
+export function terminalSafe(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }

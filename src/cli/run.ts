@@ -5,23 +5,29 @@ import { resolve } from 'node:path';
 import { ToolExecutor } from '../executor/executor';
 import type { ApprovalClient } from '../executor/ports/approvalClient';
 import type { Logger } from '../executor/ports/logger';
+import { projectErrorMessage } from '../executor/errors';
 import { ToolRegistry } from '../executor/registry';
 import { FixedApprovalClient } from '../node/fixedApprovalClient';
 import { TtyApprovalClient } from '../node/ttyApprovalClient';
 import { registerBuiltinTools } from '../tools/index';
+import { ProcessSupervisor } from '../tools/processTree';
 import { createCliAdapters } from './adapters';
 import { UsageError, type RunArgs } from './args';
 import { readCalls, streamCalls } from './calls';
-import { humanSummary, OrderedPrinter, summaryLine } from './output';
+import type { CliWriter } from './cliOutput';
+import type { ToolContainment } from './containment';
+import { humanSummary, OrderedPrinter, summaryLine, type StoppedBackground } from './output';
 import { loadToolModule } from './toolModules';
 
 export interface CliIo {
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  readonly stdout: NodeJS.WritableStream;
+  readonly stdout: CliWriter;
   readonly cwd: string;
   readonly logger: Logger;
-  /** Aborted on SIGINT: running calls are cancelled and still get their results. */
+  /** Aborted on a signal or a closed stdout: running calls are cancelled and still get their results. */
   readonly signal: AbortSignal;
+  /** Runs `--tools` code so its faults become the faulty call's result (the CLI's `main` installs it). */
+  readonly containment?: ToolContainment;
 }
 
 /** Runs the batch; resolves with the exit code (0 when the batch ran, whatever the tools did). */
@@ -32,7 +38,11 @@ export async function runBatch(args: RunArgs, io: CliIo): Promise<number> {
   // A whole CALLS file is checked before anything runs; a stream is checked line by line as it runs.
   const calls = args.stream ? undefined : await readCalls(source, io.stdin);
   const moduleTools = [];
-  for (const module of args.tools) moduleTools.push({ module, defs: await loadToolModule(module, io.cwd) });
+  for (const module of args.tools) {
+    const load = () => loadToolModule(module, io.cwd);
+    const defs = await (io.containment ? io.containment.runInModule(module, load) : load());
+    moduleTools.push({ module, defs: io.containment ? defs.map((def) => io.containment!.wrap(def, module)) : defs });
+  }
   const sessionId = randomUUID();
   const adapters = await createCliAdapters({
     sessionId,
@@ -44,6 +54,8 @@ export async function runBatch(args: RunArgs, io: CliIo): Promise<number> {
     logger: io.logger,
   });
   const registry = new ToolRegistry();
+  // The batch's own: whatever its commands started is stopped before the CLI returns.
+  const supervisor = new ProcessSupervisor();
   const executor = new ToolExecutor({
     ...adapters.options,
     registry,
@@ -55,11 +67,16 @@ export async function runBatch(args: RunArgs, io: CliIo): Promise<number> {
     maxModelBytes: args.maxResultBytes,
   });
   try {
-    registerBuiltinTools(registry, { backgroundTasks: executor });
+    registerBuiltinTools(registry, { backgroundTasks: executor, supervisor });
     for (const { module, defs } of moduleTools) {
       for (const def of defs) {
         if (registry.has(def.name)) throw new UsageError(`--tools ${module}: tool ${def.name} is already registered`);
-        registry.register(def);
+        try {
+          registry.register(def);
+        } catch (error) {
+          // A bad name or an input schema that does not compile: the module is misused, not the CLI broken.
+          throw new UsageError(`--tools ${module}: tool ${JSON.stringify(def.name)} cannot be registered: ${projectErrorMessage(error)}`);
+        }
       }
     }
     const started = performance.now();
@@ -78,11 +95,16 @@ export async function runBatch(args: RunArgs, io: CliIo): Promise<number> {
       turn.end();
     }
     const results = await turn.results();
+    const backgroundStopped: StoppedBackground[] = executor.backgroundTasks
+      .list()
+      .filter((task) => task.status === 'running')
+      .map((task) => ({ id: task.id, command: task.description ?? task.name }));
     const summary = {
       calls: results.length,
       errors: results.filter((result) => result.isError).length,
       groups: new Set(results.map((result) => result.group)).size,
       wallMs: Math.round(performance.now() - started),
+      ...(backgroundStopped.length > 0 ? { backgroundStopped } : {}),
     };
     io.stdout.write(`${args.json ? summaryLine(summary) : humanSummary(summary)}\n`);
     // The calls read before a bad line ran and were reported; the bad line still makes it a misuse.
@@ -90,6 +112,7 @@ export async function runBatch(args: RunArgs, io: CliIo): Promise<number> {
     return 0;
   } finally {
     await executor.dispose();
+    await supervisor.dispose();
     await adapters.close();
   }
 }

@@ -70,6 +70,11 @@ export interface ToolOutput<D = unknown> {
   readonly isError?: boolean;
   /** Control signal: every later group of the batch is cancelled. */
   readonly stopTurn?: boolean;
+  /**
+   * With `isError`: the tool stopped its own work at its own timeout (Bash's `timeout`). The result
+   * is reported as a timeout, and its content (the output so far) stands.
+   */
+  readonly timedOut?: boolean;
   /** Structured data for `display` and `formatModelContent`. */
   readonly data?: D;
   readonly media?: readonly MediaPart[];

@@ -39,6 +39,18 @@ const WRAPPER_MESSAGE = /^(?:|error|unknown error|internal error|an error occurr
  * collapses whitespace and keeps at most 500 characters.
  */
 export function projectErrorMessage(value: unknown): string {
+  try {
+    return projectErrorMessageUnsafe(value);
+  } catch {
+    // A Proxy whose traps throw, or worse: the message must still be a message.
+    return UNDESCRIBABLE_ERROR;
+  }
+}
+
+/** What the model is told about a thrown value that cannot even be inspected. */
+export const UNDESCRIBABLE_ERROR = 'an error that could not be described (reading it threw)';
+
+function projectErrorMessageUnsafe(value: unknown): string {
   let current: unknown = value;
   let fallback: string | undefined;
   const seen = new Set<unknown>();
@@ -56,38 +68,70 @@ export function projectErrorMessage(value: unknown): string {
 
 /** The class name of a thrown value, for telemetry (`Error`, `TypeError`, `string`, `null`, ...). */
 export function errorClassOf(value: unknown): string {
+  try {
+    return errorClassOfUnsafe(value);
+  } catch {
+    return 'Undescribable';
+  }
+}
+
+function errorClassOfUnsafe(value: unknown): string {
   if (value === null) return 'null';
-  if (value instanceof Error) return value.name || value.constructor?.name || 'Error';
-  if (typeof value === 'object') return (value as object).constructor?.name ?? 'Object';
-  return typeof value;
+  if (typeof value !== 'object' && typeof value !== 'function') return typeof value;
+  const name = safeGet(value, 'name');
+  if (value instanceof Error && typeof name === 'string' && name !== '') return name;
+  const constructorName = safeGet(safeGet(value, 'constructor'), 'name');
+  return typeof constructorName === 'string' && constructorName !== '' ? constructorName : value instanceof Error ? 'Error' : 'Object';
+}
+
+/**
+ * Reads a property of a thrown value that may be hostile (a getter that throws, a Proxy): a throw here
+ * must not turn the error it describes into another failure (it once became a user cancel).
+ */
+function safeGet(value: unknown, key: string): unknown {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return undefined;
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
 }
 
 function ownMessage(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'undefined';
   if (typeof value === 'string') return value;
-  if (value instanceof Error) return value.message;
-  if (typeof value === 'object') {
-    const message = (value as { message?: unknown }).message;
+  if (typeof value === 'object' || typeof value === 'function') {
+    const message = safeGet(value, 'message');
     if (typeof message === 'string') return message;
+    if (value instanceof Error) return '';
     try {
-      return JSON.stringify(value) ?? String(value);
+      return JSON.stringify(value) ?? safeString(value);
     } catch {
-      return Object.prototype.toString.call(value);
+      return safeString(value);
     }
   }
-  return String(value);
+  return safeString(value);
+}
+
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
 }
 
 function causeOf(value: unknown): unknown {
-  if (value !== null && typeof value === 'object' && 'cause' in value) {
-    return (value as { cause?: unknown }).cause;
-  }
-  return undefined;
+  return safeGet(value, 'cause');
 }
 
 function describeEmpty(value: unknown): string {
-  return value instanceof Error ? value.name || 'Error' : String(value);
+  if (value instanceof Error) {
+    const name = safeGet(value, 'name');
+    return typeof name === 'string' && name !== '' ? name : 'Error';
+  }
+  return safeString(value);
 }
 
 function collapse(text: string): string {

@@ -3,6 +3,7 @@
 import { formatBytes } from '../executor/text';
 import type { BackgroundTaskHost } from './options';
 import type { ProcessTree } from './processTree';
+import { EscapeStripper } from './terminalEscapes';
 
 /** Output a background command keeps (its newest part); older output is dropped and counted. */
 export const BACKGROUND_OUTPUT_MAX_CHARS = 1024 * 1024;
@@ -32,8 +33,9 @@ export class BackgroundShell {
     readonly command: string,
     readonly tree: ProcessTree,
   ) {
-    tree.child.stdout?.on('data', (chunk: Buffer) => this.append(this.decoder.out.decode(chunk, { stream: true })));
-    tree.child.stderr?.on('data', (chunk: Buffer) => this.append(this.decoder.err.decode(chunk, { stream: true })));
+    const escapes = { out: new EscapeStripper(), err: new EscapeStripper() };
+    tree.child.stdout?.on('data', (chunk: Buffer) => this.append(this.decoder.out.decode(escapes.out.strip(chunk), { stream: true })));
+    tree.child.stderr?.on('data', (chunk: Buffer) => this.append(this.decoder.err.decode(escapes.err.strip(chunk), { stream: true })));
   }
 
   /** Everything still kept (the newest `BACKGROUND_OUTPUT_MAX_CHARS`). */

@@ -8,8 +8,9 @@ import type { ToolContext, ToolDefinition, ToolOutput, ToolOutputStream } from '
 import { formatGoDuration } from '../executor/duration';
 import type { BackgroundShells } from './backgroundShells';
 import type { BuiltinToolsOptions } from './options';
-import type { ProcessSupervisor, ProcessTree } from './processTree';
+import type { KillReport, ProcessSupervisor, ProcessTree } from './processTree';
 import { filterSecretEnv } from './secretEnv';
+import { EscapeStripper } from './terminalEscapes';
 
 /** Z's Bash default timeout (2 minutes). */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -39,6 +40,8 @@ export interface BashData {
   readonly timedOut: boolean;
   /** Processes the command left running in its group that were stopped after it exited. */
   readonly leftoversStopped: number;
+  /** Processes that outlived every kill (pids): reported, never claimed as killed. */
+  readonly survivors?: readonly number[];
   readonly taskId?: string;
 }
 
@@ -101,6 +104,7 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
   let outcome: 'exit' | 'timeout' | 'cancel';
   let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
   let leftoversStopped = 0;
+  let killed: KillReport | undefined;
   try {
     // 1. The shell exits, or the timeout or a cancel comes first.
     const first = await Promise.race([tree.exited.then((value) => ({ value })), stopped]);
@@ -109,12 +113,13 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
     if (outcome === 'exit') {
       // 2. Background jobs of the command may still run or hold the pipes: stop them.
       await settleWithin(pumped, BASH_EXIT_DRAIN_MS);
-      leftoversStopped = (await tree.kill()).signalled;
+      killed = await tree.kill();
+      leftoversStopped = killed.signalled;
       // 3. Drain the pipes; only a process that escaped the tree (double fork) can keep them open until the deadline.
       const late = await Promise.race([pumped.then(() => undefined), stopped]);
       if (late) outcome = late;
     } else {
-      await tree.kill();
+      killed = await tree.kill();
       exit = await tree.exited.catch(() => exit);
       await settleWithin(pumped, BASH_CLOSE_WAIT_MS);
     }
@@ -128,26 +133,34 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
   }
   const durationMs = performance.now() - startedAt;
   stream.close({ exitCode: exit.code, signal: exit.signal });
-  const data: BashData = { exitCode: exit.code, signal: exit.signal, durationMs, timedOut: outcome === 'timeout', leftoversStopped };
-  return { content: summary(outcome, data, timeoutMs), isError: outcome !== 'exit' || exit.code !== 0, data };
+  // A late timeout or cancel (a process that escaped held the pipes) kills again: what survives is named.
+  if (outcome !== 'exit' || killed === undefined) killed = await tree.kill();
+  const survivors = killed.survivors;
+  const data: BashData = { exitCode: exit.code, signal: exit.signal, durationMs, timedOut: outcome === 'timeout', leftoversStopped, ...(survivors.length > 0 ? { survivors } : {}) };
+  const timedOut = outcome === 'timeout';
+  return { content: summary(outcome, data, timeoutMs), isError: outcome !== 'exit' || exit.code !== 0, ...(timedOut ? { timedOut } : {}), data };
 }
 
 function summary(outcome: 'exit' | 'timeout' | 'cancel', data: BashData, timeoutMs: number): string {
   const took = formatGoDuration(Math.round(data.durationMs));
   const lines: string[] = [];
+  const survivors = data.survivors ?? [];
+  const ended = survivors.length === 0 ? 'its process tree was killed' : `its process tree was signalled, but ${survivors.length} process${survivors.length === 1 ? '' : 'es'} could not be stopped (pid ${survivors.join(', ')})`;
   if (outcome === 'timeout') {
     lines.push(
-      `[Command timed out after ${formatGoDuration(timeoutMs)} and its process tree was killed. ` +
+      `[Command timed out after ${formatGoDuration(timeoutMs)} and ${ended}. ` +
         `Give a larger timeout (max ${formatGoDuration(BASH_MAX_TIMEOUT_MS)}) or use run_in_background.]`,
     );
   } else if (outcome === 'cancel') {
-    lines.push('[Command cancelled; its process tree was killed.]');
+    lines.push(`[Command cancelled; ${ended}.]`);
   } else if (data.signal) {
     lines.push(`[Killed by ${data.signal} after ${took}]`);
   } else {
     lines.push(`[Exit code ${data.exitCode} after ${took}]`);
   }
-  if (data.leftoversStopped > 0) {
+  if (outcome === 'exit' && survivors.length > 0) {
+    lines.push(`[${survivors.length} process${survivors.length === 1 ? '' : 'es'} the command left running could not be stopped (pid ${survivors.join(', ')}).]`);
+  } else if (data.leftoversStopped > 0) {
     lines.push(
       `[${data.leftoversStopped} process${data.leftoversStopped === 1 ? '' : 'es'} the command left running ` +
         `${data.leftoversStopped === 1 ? 'was' : 'were'} stopped; use run_in_background for processes that should keep running.]`,
@@ -171,10 +184,13 @@ async function startInBackground(input: BashInput, ctx: ToolContext, deps: BashD
 /** Feeds a pipe into the output stream, pausing it while the stream applies backpressure. */
 function pump(readable: Readable | null, stream: ToolOutputStream): Promise<void> {
   if (!readable) return Promise.resolve();
+  const escapes = new EscapeStripper();
   return new Promise((resolve) => {
     readable.on('data', (chunk: Buffer) => {
+      const text = escapes.strip(chunk);
+      if (text.length === 0) return;
       readable.pause();
-      void stream.write(chunk).then(() => readable.resume());
+      void stream.write(text).then(() => readable.resume());
     });
     readable.once('close', () => resolve());
     readable.once('error', () => resolve());

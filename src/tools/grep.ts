@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
+import { SECRET_FILE_GLOBS } from '../executor/policy/sensitiveFiles';
 import { headWithinChars } from '../executor/text';
 import { newestFirst } from './glob';
 import { displayPath, resolveToolPath } from './paths';
@@ -49,7 +50,8 @@ export function createGrepTool(options: { rgPath?: string }): ToolDefinition<Gre
     name: 'Grep',
     description:
       'Searches file contents with ripgrep (regular expressions), honouring .gitignore. output_mode: files_with_matches (default, newest first), ' +
-      `content (matching lines with numbers; context adds lines around), or count. Filter with glob or type. Capped at ${GREP_MAX_CONTENT_LINES} lines.`,
+      `content (matching lines with numbers; context adds lines around), or count. Filter with glob or type. Capped at ${GREP_MAX_CONTENT_LINES} lines. ` +
+      'Secret files (.env*, keys, credentials) are skipped in folder searches; name one in path to search it (that asks first).',
     inputSchema,
     readOnly: true,
     concurrentSafe: true,
@@ -105,6 +107,9 @@ export function ripgrepArgs(input: GrepInput, mode: GrepData['mode'], target: st
   if (input.case_insensitive) args.push('--ignore-case');
   if (input.glob) args.push('--glob', input.glob);
   if (input.type) args.push('--type', input.type);
+  // After the caller's glob, so it cannot re-include them (ripgrep: the later glob wins). A file named as
+  // the target is still searched: the permission policy asked before a secret one.
+  for (const secret of SECRET_FILE_GLOBS) args.push('--iglob', `!${secret}`);
   if (mode === 'content') {
     args.push('--line-number', '--with-filename', '--no-heading');
     if (input.context) args.push('--context', String(Math.min(input.context, GREP_MAX_CONTEXT)));

@@ -1,13 +1,23 @@
 // Child processes of the shell tools: started in their own process group, and killed as a whole tree
 // (TERM, then KILL) so that no process is left behind. A supervisor knows every live tree, so the host
 // can stop them all on dispose and tests can wait for the last kill to finish.
+//
+// A process can leave both the tree and the group (`setsid`, a double fork): on Linux each tree's
+// processes also carry a marker in their environment, which children inherit, so what a tree started
+// is found through `/proc/<pid>/environ` wherever it went. A kill reports what survived it; nothing
+// claims a kill that did not happen.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 
 /** Time between TERM and KILL; well inside Bash's 6 s cleanup grace (spec §3.7). */
 export const KILL_GRACE_MS = 2000;
 /** How often a dying tree is checked between TERM and KILL. */
 export const KILL_CHECK_INTERVAL_MS = 50;
+/** After SIGKILL, how long to wait for the processes to be gone before reporting them as survivors. */
+export const KILL_CONFIRM_MS = 2000;
+/** The environment variable that marks every process of one tree (inherited by children, kept by `setsid`). */
+export const TREE_MARKER_VARIABLE = 'AGENT_TOOL_EXECUTOR_TREE';
 
 const isWindows = process.platform === 'win32';
 
@@ -29,6 +39,8 @@ export interface KillReport {
   readonly signalled: number;
   /** Processes that needed SIGKILL after the grace. */
   readonly forced: number;
+  /** Processes still alive after SIGKILL (another user's, or stuck in the kernel): not killed. */
+  readonly survivors: readonly number[];
 }
 
 /** Tracks live trees: dispose kills them all; `idle()` waits for pending kills. */
@@ -38,12 +50,14 @@ export class ProcessSupervisor {
 
   /** Spawns `command` with `args` in a new process group (a new session on POSIX). */
   start(command: string, args: readonly string[], options: SpawnOptions): ProcessTree {
-    const child = spawn(command, args, { ...options, detached: !isWindows, windowsHide: true });
+    const marker = randomUUID();
+    const env = { ...(options.env ?? process.env), [TREE_MARKER_VARIABLE]: marker };
+    const child = spawn(command, args, { ...options, env, detached: !isWindows, windowsHide: true });
     if (child.pid === undefined) {
       // spawn reports ENOENT and kin asynchronously; surface it through `exited`.
       const exited = new Promise<never>((_, reject) => child.once('error', reject));
       exited.catch(() => {});
-      const none: KillReport = { signalled: 0, forced: 0 };
+      const none: KillReport = { signalled: 0, forced: 0, survivors: [] };
       return { child, pid: -1, exited, kill: async () => none };
     }
     const pid = child.pid;
@@ -53,11 +67,12 @@ export class ProcessSupervisor {
     });
     exited.catch(() => {});
     let killing: Promise<KillReport> | undefined;
-    const tree: ProcessTree = {
+    const tree: ProcessTree & { marker: string } = {
       child,
       pid,
+      marker,
       exited,
-      kill: () => (killing ??= this.track(killTree(pid))),
+      kill: () => (killing ??= this.track(killTree(pid, marker))),
     };
     this.live.add(tree);
     killOnExit(this.live);
@@ -72,6 +87,11 @@ export class ProcessSupervisor {
   /** Resolves when no kill and no held work (a running Bash call) is in progress. */
   async idle(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** The live trees' root pids. */
+  get livePids(): number[] {
+    return [...this.live].map((tree) => tree.pid);
   }
 
   /** Kills every live tree. */
@@ -94,7 +114,7 @@ export class ProcessSupervisor {
 }
 
 /** Live trees of every supervisor, killed if the host process exits while they run. */
-const liveSets = new Set<ReadonlySet<ProcessTree>>();
+const liveSets = new Set<ReadonlySet<ProcessTree & { marker?: string }>>();
 let exitHookInstalled = false;
 
 /**
@@ -106,13 +126,23 @@ function killOnExit(live: ReadonlySet<ProcessTree>): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
+    const markers = new Set<string>();
     for (const set of liveSets) {
       for (const tree of set) {
+        if (tree.marker) markers.add(tree.marker);
         try {
           process.kill(isWindows ? tree.pid : -tree.pid, 'SIGKILL');
         } catch {
           // Already gone.
         }
+      }
+    }
+    // What left the group (setsid) is found by its marker.
+    for (const pid of markedProcesses(markers)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
       }
     }
   });
@@ -121,29 +151,59 @@ function killOnExit(live: ReadonlySet<ProcessTree>): void {
 /** The process-wide supervisor the built-in tools use unless given another. */
 export const defaultProcessSupervisor = new ProcessSupervisor();
 
-async function killTree(pid: number): Promise<KillReport> {
+async function killTree(pid: number, marker: string): Promise<KillReport> {
   if (isWindows) {
     await new Promise<void>((resolve) => {
       const killer = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' });
       killer.once('exit', () => resolve());
       killer.once('error', () => resolve());
     });
-    return { signalled: 1, forced: 1 };
+    return { signalled: 1, forced: 1, survivors: [] };
   }
   // Descendants are listed before any signal: a child that left the group (setsid) is still found
-  // through its parent while the parent lives.
-  const targets = new Set([pid, ...descendantsOf(pid), ...groupMembers(pid)].filter(isAlive));
-  if (targets.size === 0) return { signalled: 0, forced: 0 };
+  // through its parent while the parent lives, and through its marker after.
+  const members = () => [...descendantsOf(pid), ...groupMembers(pid), ...markedProcesses(new Set([marker]))];
+  const targets = new Set([pid, ...members()].filter(isAlive));
+  if (targets.size === 0) return { signalled: 0, forced: 0, survivors: [] };
   signalAll(pid, targets, 'SIGTERM');
   const deadline = Date.now() + KILL_GRACE_MS;
   while (Date.now() < deadline && [...targets].some(isAlive)) {
     await delay(KILL_CHECK_INTERVAL_MS);
-    for (const extra of [...descendantsOf(pid), ...groupMembers(pid)]) if (isAlive(extra)) targets.add(extra);
+    for (const extra of members()) if (isAlive(extra)) targets.add(extra);
   }
-  const survivors = [...new Set([...targets, ...descendantsOf(pid), ...groupMembers(pid)])].filter(isAlive);
-  if (survivors.length > 0) signalAll(pid, new Set(survivors), 'SIGKILL');
-  while (survivors.some(isAlive)) await delay(KILL_CHECK_INTERVAL_MS);
-  return { signalled: targets.size, forced: survivors.length };
+  const stubborn = [...new Set([...targets, ...members()])].filter(isAlive);
+  for (const extra of stubborn) targets.add(extra);
+  if (stubborn.length > 0) signalAll(pid, new Set(stubborn), 'SIGKILL');
+  const confirmBy = Date.now() + KILL_CONFIRM_MS;
+  while (Date.now() < confirmBy && stubborn.some(isAlive)) await delay(KILL_CHECK_INTERVAL_MS);
+  return { signalled: targets.size, forced: stubborn.length, survivors: stubborn.filter(isAlive) };
+}
+
+/**
+ * Live processes (Linux) whose environment carries one of `markers`: what a tree started, even after it
+ * left the tree. Only the user's own processes can be read, which are the only ones it could start.
+ */
+export function markedProcesses(markers: ReadonlySet<string>): number[] {
+  if (process.platform !== 'linux' || markers.size === 0) return [];
+  const needles = [...markers].map((marker) => Buffer.from(`${TREE_MARKER_VARIABLE}=${marker}\0`));
+  const found: number[] = [];
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let environ: Buffer;
+    try {
+      environ = fs.readFileSync(`/proc/${entry}/environ`);
+    } catch {
+      continue;
+    }
+    if (needles.some((needle) => environ.includes(needle)) && isAlive(Number(entry))) found.push(Number(entry));
+  }
+  return found;
 }
 
 function signalAll(pgid: number, pids: ReadonlySet<number>, signal: NodeJS.Signals): void {

@@ -1,7 +1,7 @@
 // Matching one rule against one checked part of a call: a simple command, a path, a URL, or the tool.
 import { pathPatternMatches, parsePathPattern } from './pathMatch';
 import type { ResolvedPath } from './paths';
-import { ruleNamesTool, type CommandPattern, type PermissionRule } from './ruleSyntax';
+import { EVERY_TOOL, ruleNamesTool, type CommandPattern, type PermissionRule } from './ruleSyntax';
 import type { CommandWord, SimpleCommandPart } from './shellSplit';
 
 /** `maybe`: the part has words only known at run time where the rule compares words. */
@@ -24,10 +24,13 @@ export type Check =
     }
   | { readonly kind: 'artifact'; readonly access: 'read' | 'write'; readonly uri: string }
   | { readonly kind: 'url'; readonly url: URL | undefined; readonly raw: string }
-  | { readonly kind: 'opaque'; readonly reason: string };
+  | { readonly kind: 'opaque'; readonly reason: string }
+  /** An argument of an allowed command that may name any file (only known at run time): asks, matches no rule. */
+  | { readonly kind: 'argument'; readonly reason: string };
 
 /** Does `rule` speak about this check of a call to `toolName`? */
 export function ruleApplies(rule: PermissionRule, check: Check, toolName: string): boolean {
+  if (rule.tool === EVERY_TOOL) return true;
   switch (check.kind) {
     case 'command':
     case 'opaque':
@@ -41,6 +44,8 @@ export function ruleApplies(rule: PermissionRule, check: Check, toolName: string
       return ruleNamesTool(rule.tool, toolName) || rule.tool === 'WebFetch';
     case 'tool':
       return ruleNamesTool(rule.tool, toolName);
+    case 'argument':
+      return false;
   }
 }
 
@@ -67,6 +72,7 @@ export function ruleMatches(rule: PermissionRule, check: Check, folders: readonl
       return rule.domain !== undefined && check.url !== undefined && domainMatches(rule.domain, check.url.hostname) ? 'yes' : 'no';
     case 'artifact':
     case 'tool':
+    case 'argument':
       return 'no';
   }
 }

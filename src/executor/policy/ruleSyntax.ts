@@ -34,6 +34,8 @@ export interface PermissionRule {
 export type RuleParse = { readonly ok: true; readonly rule: PermissionRule } | { readonly ok: false; readonly error: string };
 
 const TOOL_NAME = /^[A-Za-z0-9_.\-*]+$/;
+/** A deny or ask rule on every tool: what a broken settings section becomes (fail closed). */
+export const EVERY_TOOL = '*';
 /** Tools whose rule content is a command line (others' content is a path or a domain). */
 export const COMMAND_RULE_TOOLS: ReadonlySet<string> = new Set(['Bash']);
 
@@ -42,6 +44,7 @@ export function parseRule(text: string, behavior: RuleBehavior, source: RuleSour
   const trimmed = text.trim();
   const open = trimmed.indexOf('(');
   if (open < 0) {
+    if (trimmed === EVERY_TOOL && behavior === 'allow') return { ok: false, error: `rule '${text}': an allow rule must name a tool` };
     if (!TOOL_NAME.test(trimmed)) return { ok: false, error: `rule '${text}' is not a tool name or Tool(specifier)` };
     return { ok: true, rule: { text: trimmed, behavior, source, tool: trimmed } };
   }
@@ -92,7 +95,7 @@ function isWrapperExpansion(parts: readonly { kind: string; text?: string }[]): 
 
 /** Does the rule name this tool? `mcp__server` and `mcp__server__*` cover the server's tools. */
 export function ruleNamesTool(ruleTool: string, toolName: string): boolean {
-  if (ruleTool === toolName) return true;
+  if (ruleTool === toolName || ruleTool === EVERY_TOOL) return true;
   if (ruleTool.startsWith('mcp__')) {
     const server = ruleTool.endsWith('__*') ? ruleTool.slice(0, -3) : ruleTool;
     return server.split('__').length === 2 && toolName.startsWith(`${server}__`);

@@ -16,10 +16,11 @@ import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '..
 import { isAbsolutePattern, parsePathPattern } from './pathMatch';
 import { containingFolder, judgePath, judgeShellPath, realFolders } from './paths';
 import { ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatch';
-import { parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
+import { EVERY_TOOL, parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
 import type { PermissionMode } from './modes';
 import { classifySensitive } from './sensitiveFiles';
 import { splitCommand, type CommandWord } from './shellSplit';
+import { argumentChecks } from './shellArguments';
 import { subjectsOf } from './subjects';
 
 /** Rule strings by behaviour, as in Claude Code's `permissions`. */
@@ -40,6 +41,8 @@ export interface RulesPolicyOptions {
   readonly workspaceTrusted?: boolean;
   /** Folders that count as inside, besides the workspace folders (`permissions.additionalDirectories`). */
   readonly additionalDirectories?: readonly string[];
+  /** How problems name the user's and the workspace's rules (their files). */
+  readonly origins?: { readonly user?: string; readonly workspace?: string };
 }
 
 type Verdict = PermissionDecision;
@@ -55,15 +58,22 @@ export class RulesPolicy implements PermissionPolicy {
   mode: PermissionMode;
   /** Whether the workspace is trusted; the host may change it (VS Code's workspace trust). */
   workspaceTrusted: boolean;
-  /** Rules that did not parse, as messages; the host shows them. */
+  /**
+   * Settings that could not be used as written, as messages; the host shows them (the CLI refuses to
+   * start). Each broken deny or ask rule was replaced by one on its whole tool, or on every tool.
+   */
   readonly problems: string[] = [];
+  /** The problems that narrow nothing (also listed in `problems`): shown, never a reason to refuse. */
+  readonly notices: string[] = [];
   private readonly rules: PermissionRule[] = [];
   private readonly additionalDirectories: readonly string[];
+  private readonly origins: { readonly user?: string; readonly workspace?: string };
 
   constructor(options: RulesPolicyOptions = {}) {
     this.mode = options.mode ?? 'default';
     this.workspaceTrusted = options.workspaceTrusted ?? true;
     this.additionalDirectories = options.additionalDirectories ?? [];
+    this.origins = options.origins ?? {};
     for (const [source, lists] of [['user', options.user], ['workspace', options.workspace], ['cli', options.cli]] as const) {
       for (const behavior of ['deny', 'ask', 'allow'] as const) {
         for (const text of lists?.[behavior] ?? []) this.addRule(text, behavior, source);
@@ -71,11 +81,25 @@ export class RulesPolicy implements PermissionPolicy {
     }
   }
 
-  /** Adds a rule; a rule that does not parse is returned as an error and listed in `problems`. */
+  /**
+   * Adds a rule; a rule that does not parse is returned as an error and listed in `problems`. A broken
+   * deny or ask rule fails closed: it becomes that rule on its whole tool (or on every tool).
+   */
   addRule(text: string, behavior: RuleBehavior, source: RuleSource): RuleParse {
     const parsed = parseRule(text, behavior, source);
-    if (parsed.ok) this.rules.push(parsed.rule);
-    else this.problems.push(`${source} ${behavior} ${parsed.error}`);
+    if (parsed.ok) {
+      this.rules.push(parsed.rule);
+      return parsed;
+    }
+    const origin = source === 'user' || source === 'workspace' ? this.origins[source] ?? `${source} settings` : `${source} rules`;
+    if (behavior === 'allow') {
+      this.problems.push(`${origin}: permissions.${behavior}: ${parsed.error}; ignored`);
+      return parsed;
+    }
+    const tool = failClosedTool(text);
+    this.rules.push({ text: tool, behavior, source, tool });
+    const scope = tool === EVERY_TOOL ? 'every tool' : `every ${tool} call`;
+    this.problems.push(`${origin}: permissions.${behavior}: ${parsed.error}; ${behavior === 'deny' ? 'denying' : 'asking for'} ${scope} until it is fixed`);
     return parsed;
   }
 
@@ -164,12 +188,16 @@ export class RulesPolicy implements PermissionPolicy {
         const checks: Check[] = [];
         // After a `cd`, a relative redirection is relative to a folder we do not know.
         const movesAround = split.parts.some((part) => part.kind === 'command' && CHANGES_DIRECTORY.has(commandName(part.words)));
+        const cwd = workDirOf(folders);
         for (const part of split.parts) {
-          if (part.kind === 'command') checks.push({ kind: 'command', part });
-          else if (!part.target.literal) checks.push({ kind: 'opaque', reason: `the ${part.operator} redirection target ${part.target.text} is only known at run time` });
+          if (part.kind === 'command') {
+            checks.push({ kind: 'command', part });
+            // What the command's arguments name is checked like a Read: an allow rule on the program is not one on every file.
+            checks.push(...(await argumentChecks(part, cwd, movesAround)));
+          } else if (!part.target.literal) checks.push({ kind: 'opaque', reason: `the ${part.operator} redirection target ${part.target.text} is only known at run time` });
           else if (movesAround && !part.target.value.startsWith('/')) checks.push({ kind: 'opaque', reason: `the command changes directory, so ${part.target.text} may be anywhere` });
           // The shell opens redirections itself, relative to its working directory (the tools' `workDir`).
-          else checks.push({ kind: 'path', path: await judgeShellPath(part.target.value, workDirOf(folders)), access: part.access, fromCommand: true });
+          else checks.push({ kind: 'path', path: await judgeShellPath(part.target.value, cwd), access: part.access, fromCommand: true });
         }
         return checks;
       }
@@ -191,7 +219,7 @@ export class RulesPolicy implements PermissionPolicy {
       if (ask) return { behavior: 'ask', by: 'rule', rule: ask.rule.text, reason: `${ruleLabel(ask.rule)} matches ${describe(check)}` };
     }
     if (this.mode === 'bypass') return { behavior: 'allow', by: 'mode', reason: 'bypass mode' };
-    if (check.kind === 'opaque') return { behavior: 'ask', by: 'rule', reason: check.reason };
+    if (check.kind === 'opaque' || check.kind === 'argument') return { behavior: 'ask', by: 'rule', reason: check.reason };
     const allow = this.firstMatch('allow', check, toolName, folders, true);
     if (check.kind === 'path' && check.path.real.some((real) => !containingFolder(real, folders))) {
       const outside = check.path.real.find((real) => !containingFolder(real, folders))!;
@@ -239,6 +267,12 @@ export class RulesPolicy implements PermissionPolicy {
     }
     return maybe;
   }
+}
+
+/** The tool a broken rule still names (`Bash(rm -rf` → `Bash`), else every tool. */
+function failClosedTool(text: string): string {
+  const name = /^\s*([A-Za-z0-9_.\-]+)\s*(\(|$)/.exec(text)?.[1];
+  return name ?? EVERY_TOOL;
 }
 
 /** A deny anywhere wins; then any ask (forced if any is); else allowed. */
@@ -295,6 +329,7 @@ function describe(check: Check): string {
     case 'url':
       return check.raw;
     case 'opaque':
+    case 'argument':
       return 'the command';
     case 'tool':
       return 'the call';

@@ -51,6 +51,13 @@ const CONFIG_IN_FOLDERS: readonly (readonly [string, string])[] = [
 /** Credential files by exact name. */
 const SECRET_FILES: ReadonlySet<string> = new Set(['.netrc', '.pgpass', 'credentials', '.git-credentials']);
 const SECRET_EXTENSIONS: readonly string[] = ['.pem', '.key', '.p12', '.pfx'];
+/**
+ * The secret-file names above as globs, for tools that search many files (Grep passes them to ripgrep
+ * as exclusions): one list, so a search skips exactly what a Read would ask before. Templates such as
+ * `.env.example` are skipped too, since a glob cannot tell them apart cheaply; naming one asks nothing.
+ */
+export const SECRET_FILE_GLOBS: readonly string[] = ['.env*', ...SECRET_FILES, ...SECRET_EXTENSIONS.map((extension) => `*${extension}`), 'id_*'];
+
 /** `.env.example` and kin are committed templates, not secrets (a write still asks). */
 const ENV_TEMPLATES = /^\.env\.(example|sample|template|dist|defaults)$/;
 

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { HookEventName } from '../ports/hooks';
 import { modeStrictness, parsePermissionMode, type PermissionMode } from './modes';
 import { RulesPolicy, type RuleLists } from './rulesPolicy';
+import { EVERY_TOOL } from './ruleSyntax';
 
 /** The hook events the executor runs; other Claude Code events are ignored (and reported). */
 export const SUPPORTED_HOOK_EVENTS: readonly HookEventName[] = ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure'];
@@ -27,14 +28,23 @@ export interface ParsedSettings {
   readonly defaultMode?: PermissionMode;
   readonly additionalDirectories: readonly string[];
   readonly hooks: readonly CommandHookConfig[];
+  /**
+   * What cannot be used as written. Each names the origin, the key and the problem. A broken part never
+   * widens what runs: what it could have denied (or asked for) is denied (or asked for) as a whole.
+   */
   readonly problems: readonly string[];
+  /** The problems that narrow nothing (hook events the executor does not run): shown, never refused. */
+  readonly notices: readonly string[];
 }
+
+/** What a broken deny or ask list becomes: a rule on every tool. Fail closed: never looser than meant. */
+const EVERY_TOOL_RULE = EVERY_TOOL;
 
 /** Reads a parsed settings object. `origin` names it in problems (a file path, "user settings"). */
 export function parseSettings(value: unknown, origin: string): ParsedSettings {
   const problems: string[] = [];
   if (!isRecord(value)) {
-    return { rules: {}, additionalDirectories: [], hooks: [], problems: [`${origin}: settings must be a JSON object`] };
+    return { rules: { deny: [EVERY_TOOL_RULE] }, defaultMode: 'plan', additionalDirectories: [], hooks: [], notices: [], problems: [`${origin}: settings must be a JSON object; every tool is denied until it is fixed`] };
   }
   const permissions = value.permissions;
   let rules: RuleLists = {};
@@ -42,33 +52,39 @@ export function parseSettings(value: unknown, origin: string): ParsedSettings {
   let additionalDirectories: string[] = [];
   if (permissions !== undefined) {
     if (!isRecord(permissions)) {
-      problems.push(`${origin}: permissions must be an object`);
+      problems.push(`${origin}: permissions must be an object, got ${describe(permissions)}; every tool is denied until it is fixed`);
+      rules = { deny: [EVERY_TOOL_RULE] };
     } else {
       rules = {
-        allow: stringList(permissions.allow, `${origin}: permissions.allow`, problems),
-        ask: stringList(permissions.ask, `${origin}: permissions.ask`, problems),
-        deny: stringList(permissions.deny, `${origin}: permissions.deny`, problems),
+        allow: stringList(permissions.allow, `${origin}: permissions.allow`, problems, 'drop'),
+        ask: stringList(permissions.ask, `${origin}: permissions.ask`, problems, 'ask'),
+        deny: stringList(permissions.deny, `${origin}: permissions.deny`, problems, 'deny'),
       };
-      additionalDirectories = stringList(permissions.additionalDirectories, `${origin}: permissions.additionalDirectories`, problems);
+      additionalDirectories = stringList(permissions.additionalDirectories, `${origin}: permissions.additionalDirectories`, problems, 'drop');
       if (permissions.defaultMode !== undefined) {
         defaultMode = parsePermissionMode(permissions.defaultMode);
-        if (!defaultMode) problems.push(`${origin}: permissions.defaultMode '${String(permissions.defaultMode)}' is not one of default, acceptEdits, plan, bypassPermissions`);
+        if (!defaultMode) {
+          // It may have meant plan: the strictest mode is the one that cannot be looser than meant.
+          problems.push(`${origin}: permissions.defaultMode ${JSON.stringify(permissions.defaultMode)} is not one of default, acceptEdits, plan, bypassPermissions; plan mode until it is fixed`);
+          defaultMode = 'plan';
+        }
       }
     }
   }
   const hooks = parseHookSettings(value.hooks, origin);
-  return { rules, defaultMode, additionalDirectories, hooks: hooks.hooks, problems: [...problems, ...hooks.problems] };
+  return { rules, defaultMode, additionalDirectories, hooks: hooks.hooks, problems: [...problems, ...hooks.problems, ...hooks.notices], notices: hooks.notices };
 }
 
 /** Reads a `hooks` object: `{EventName: [{matcher?, hooks: [{type: 'command', command, timeout?}]}]}`. */
-export function parseHookSettings(value: unknown, origin: string): { hooks: CommandHookConfig[]; problems: string[] } {
+export function parseHookSettings(value: unknown, origin: string): { hooks: CommandHookConfig[]; problems: string[]; notices: string[] } {
   const hooks: CommandHookConfig[] = [];
   const problems: string[] = [];
-  if (value === undefined) return { hooks, problems };
-  if (!isRecord(value)) return { hooks, problems: [`${origin}: hooks must be an object`] };
+  const notices: string[] = [];
+  if (value === undefined) return { hooks, problems, notices };
+  if (!isRecord(value)) return { hooks, problems: [`${origin}: hooks must be an object, got ${describe(value)}`], notices };
   for (const [event, groups] of Object.entries(value)) {
     if (!(SUPPORTED_HOOK_EVENTS as readonly string[]).includes(event)) {
-      problems.push(`${origin}: hooks.${event} is not run by the executor (it runs ${SUPPORTED_HOOK_EVENTS.join(', ')})`);
+      notices.push(`${origin}: hooks.${event} is not run by the executor (it runs ${SUPPORTED_HOOK_EVENTS.join(', ')})`);
       continue;
     }
     if (!Array.isArray(groups)) {
@@ -98,7 +114,7 @@ export function parseHookSettings(value: unknown, origin: string): { hooks: Comm
       });
     });
   }
-  return { hooks, problems };
+  return { hooks, problems, notices };
 }
 
 export interface PolicySettingsOptions {
@@ -111,14 +127,22 @@ export interface PolicySettingsOptions {
   readonly workspaceTrusted: boolean;
   /** Relative `additionalDirectories` are taken in the first folder. */
   readonly workspaceFolders?: readonly string[];
+  /** How problems name each source (its file path). @default 'user settings' / 'workspace settings' */
+  readonly origins?: { readonly user?: string; readonly workspace?: string };
 }
 
 /** Builds the policy from Claude-Code-shaped settings; settings problems land in `policy.problems`. */
 export function createPolicyFromSettings(options: PolicySettingsOptions): RulesPolicy {
-  const user = options.user === undefined ? undefined : parseSettings(options.user, 'user settings');
-  const workspace = options.workspace === undefined ? undefined : parseSettings(options.workspace, 'workspace settings');
+  const userOrigin = options.origins?.user ?? 'user settings';
+  const workspaceOrigin = options.origins?.workspace ?? 'workspace settings';
+  const user = options.user === undefined ? undefined : parseSettings(options.user, userOrigin);
+  const workspace = options.workspace === undefined ? undefined : parseSettings(options.workspace, workspaceOrigin);
   const problems = [...(user?.problems ?? []), ...(workspace?.problems ?? [])];
-  const mode = options.mode ?? chooseMode(user?.defaultMode, workspace?.defaultMode, options.workspaceTrusted, problems);
+  const notices = [...(user?.notices ?? []), ...(workspace?.notices ?? [])];
+  const ignoredModes: string[] = [];
+  const mode = options.mode ?? chooseMode(user?.defaultMode, workspace?.defaultMode, options.workspaceTrusted, ignoredModes);
+  problems.push(...ignoredModes);
+  notices.push(...ignoredModes);
   const base = options.workspaceFolders?.[0] ?? process.cwd();
   const directories = [...(user?.additionalDirectories ?? []), ...(options.workspaceTrusted ? workspace?.additionalDirectories ?? [] : [])];
   const policy = new RulesPolicy({
@@ -127,8 +151,10 @@ export function createPolicyFromSettings(options: PolicySettingsOptions): RulesP
     workspace: workspace?.rules,
     workspaceTrusted: options.workspaceTrusted,
     additionalDirectories: directories.map((directory) => path.resolve(base, directory)),
+    origins: { user: userOrigin, workspace: workspaceOrigin },
   });
   policy.problems.unshift(...problems);
+  policy.notices.push(...notices);
   return policy;
 }
 
@@ -141,17 +167,35 @@ function chooseMode(user: PermissionMode | undefined, workspace: PermissionMode 
   return fallback;
 }
 
-function stringList(value: unknown, where: string, problems: string[]): string[] {
+/**
+ * A list of strings. What is broken in it is dropped when dropping narrows what runs (`drop`: allow
+ * rules, folders), or becomes a rule on every tool when the list could have denied or asked.
+ */
+function stringList(value: unknown, where: string, problems: string[], broken: 'drop' | 'deny' | 'ask'): string[] {
+  const consequence = broken === 'drop' ? 'ignored' : broken === 'deny' ? 'every tool is denied until it is fixed' : 'every tool asks until it is fixed';
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
-    problems.push(`${where} must be an array of strings`);
-    return [];
+    problems.push(`${where} must be an array of strings, got ${describe(value)}; ${consequence}`);
+    return broken === 'drop' ? [] : [EVERY_TOOL_RULE];
   }
-  return value.filter((item): item is string => {
-    if (typeof item === 'string') return true;
-    problems.push(`${where}: ${JSON.stringify(item)} is not a string; ignored`);
-    return false;
+  const out: string[] = [];
+  value.forEach((item: unknown, index) => {
+    if (typeof item === 'string') {
+      out.push(item);
+      return;
+    }
+    problems.push(`${where}[${index}] must be a string, got ${describe(item)}; ${consequence}`);
+    if (broken !== 'drop') out.push(EVERY_TOOL_RULE);
   });
+  return out;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value) ?? String(value);
+  return `${typeof value} ${text.length > 80 ? `${text.slice(0, 80)}…` : text}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -15,7 +15,7 @@ export function buildResult(state: CallState): ToolCallResult {
     name: state.toolName,
     group: state.options.group,
     isError,
-    errorKind: failure ? failure.kind : toolError ? 'execution' : null,
+    errorKind: failure ? failure.kind : toolError ? (state.output?.timedOut === true ? 'timeout' : 'execution') : null,
     modelContent: state.modelContent,
     text: state.text,
     display: state.display,

@@ -49,12 +49,19 @@ export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promi
       return abortFailure(state, controller.signal.reason);
     }
     if ('aborted' in outcome) return abortFailure(state, outcome.aborted);
+    // A handler that blocked the event loop past its deadline kept the timer from firing: it still timed out.
+    if (overran(state, deadline)) {
+      const reportedMs = (state.timeoutMs ?? 0) - graceMs;
+      return abortFailure(state, new ToolTimeoutError(name, reportedMs, deadline.queuedMs, timeoutMessage(name, reportedMs)));
+    }
     if ('error' in outcome) {
       return { kind: 'execution', stage: 'handler', message: `tool ${name} crashed: ${projectErrorMessage(outcome.error)}`, errorClass: errorClassOf(outcome.error) };
     }
     return acceptOutput(state, outcome.output);
   } catch (error) {
-    return abortFailure(state, error);
+    if (controller.signal.aborted || error instanceof CancellationError || error instanceof ToolTimeoutError) return abortFailure(state, controller.signal.reason ?? error);
+    // Not a cancel: reading the handler's result threw (a hostile getter). A bad result, not the user's doing.
+    return { kind: 'execution', stage: 'handler', message: `tool ${name} returned a result that cannot be read: ${projectErrorMessage(error)}`, errorClass: 'InvalidResult' };
   } finally {
     if (state.handlerStarted) state.handlerEndedAt = performance.now();
     deadline.dispose();
@@ -73,6 +80,12 @@ export function timeoutMessage(name: string, timeoutMs: number): string {
   );
 }
 
+/** True when the handler ran longer than its deadline allows (time paused in the admission gate excluded). */
+function overran(state: CallState, deadline: ToolDeadline): boolean {
+  if (state.timeoutMs === undefined || state.handlerStartedAt === undefined) return false;
+  return performance.now() - state.handlerStartedAt - deadline.queuedMs > state.timeoutMs;
+}
+
 function abortFailure(state: CallState, reason: unknown): StageFailure {
   if (reason instanceof ToolTimeoutError) {
     return { kind: 'timeout', stage: 'handler', message: reason.message, errorClass: 'ToolTimeoutError' };
@@ -87,10 +100,19 @@ function acceptOutput(state: CallState, value: unknown): StageFailure | undefine
     return { kind: 'execution', stage: 'handler', message: `tool ${name} returned no result`, errorClass: 'NoResult' };
   }
   const output = value as ToolOutput;
-  if (output.content !== undefined && output.content !== null && typeof output.content !== 'string') {
+  const content: unknown = output.content;
+  if (content !== undefined && content !== null && typeof content !== 'string') {
     return { kind: 'execution', stage: 'handler', message: `tool ${name} returned a result whose content is not text`, errorClass: 'InvalidResult' };
   }
-  state.output = { ...output, content: output.content ?? '' };
+  // Copied once, field by field: later stages never touch the handler's object (or its getters) again.
+  state.output = {
+    content: content ?? '',
+    ...(output.isError === true ? { isError: true } : {}),
+    ...(output.stopTurn === true ? { stopTurn: true } : {}),
+    ...(output.timedOut === true ? { timedOut: true } : {}),
+    ...(output.data !== undefined ? { data: output.data } : {}),
+    ...(output.media !== undefined ? { media: output.media } : {}),
+  };
   return undefined;
 }
 

@@ -32,7 +32,7 @@ describe('parseSettings: Claude Code settings.json as it is', () => {
   it('reports what it cannot use, and keeps the rest', () => {
     const parsed = parseSettings({ permissions: { allow: 'Read' }, hooks: { Stop: [], PreToolUse: [{ hooks: [{ type: 'prompt', prompt: 'x' }] }] } }, 'f');
     assert.equal(parsed.problems.length, 3, parsed.problems.join('\n'));
-    assert.deepEqual(parseSettings([], 'f').problems, ['f: settings must be a JSON object']);
+    assert.deepEqual(parseSettings([], 'f').problems, ['f: settings must be a JSON object; every tool is denied until it is fixed']);
   });
 
   it('bypassPermissions is bypass; an explicit mode beats the file', () => {

@@ -1,0 +1,64 @@
+// What the arguments of an allowed command may read (policy issue §2, hardening issue class 4). An allow
+// rule such as `Bash(cat:*)` allows the program, not every file: an argument that names a secret file,
+// the home folder (`~`, `$HOME`) or a path outside the workspace is checked like a Read of that path, and
+// an argument only known at run time (a variable, a glob, a substitution) may name any file, so it asks.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { judgeShellPath } from './paths';
+import type { Check } from './ruleMatch';
+import { classifySensitive } from './sensitiveFiles';
+import type { CommandWord, SimpleCommandPart } from './shellSplit';
+
+/** Arguments that name devices, not files. */
+const NOT_FILES: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/stdin', '/dev/tty', '-']);
+/** Builtins whose argument-less or `-` form goes to a folder we cannot see (home, the previous one, the stack). */
+const CHANGES_DIRECTORY: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
+/** `~`, `~/x`, `$HOME`, `${HOME}/x`, `"$HOME"/x`: the home folder, then the rest of the word. */
+const HOME_REFERENCE = /^(?:~(?=\/|$)|"?\$(?:HOME\b|\{HOME\}))(.*)$/;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/**
+ * The checks the arguments of one simple command add. `cwd` is where the shell starts; `movesAround`
+ * says the command line changes directory, so a relative argument with `..` may be anywhere.
+ */
+export async function argumentChecks(part: SimpleCommandPart, cwd: string, movesAround: boolean, home = homeFolder()): Promise<Check[]> {
+  if (part.denyOnly) return [];
+  const words = part.words;
+  let start = 0;
+  while (start < words.length && ASSIGNMENT.test(words[start]!.text)) start += 1;
+  const name = words[start];
+  if (!name) return [];
+  const args = words.slice(start + 1);
+  const checks: Check[] = [];
+  if (name.literal && CHANGES_DIRECTORY.has(name.value) && (args.length === 0 || args.every((arg) => arg.value === '-' || arg.value.startsWith('-') || arg.value.startsWith('+')))) {
+    checks.push({ kind: 'argument', reason: `${part.text} changes to a folder outside the workspace (home, previous or stacked)` });
+  }
+  for (const arg of args) checks.push(...(await checksOfArgument(arg, part.text, cwd, movesAround, home)));
+  return checks;
+}
+
+async function checksOfArgument(arg: CommandWord, command: string, cwd: string, movesAround: boolean, home: string): Promise<Check[]> {
+  const homeReference = HOME_REFERENCE.exec(arg.text);
+  if (homeReference) {
+    const rest = homeReference[1]!.replace(/["']/g, '');
+    const target = /[$`*?[]/.test(rest) ? home : path.join(home, rest);
+    return [{ kind: 'path', path: await judgeShellPath(target, cwd), access: 'read', fromCommand: true }];
+  }
+  if (!arg.literal) {
+    return [{ kind: 'argument', reason: `the argument ${arg.text} of ${command} is only known at run time, so it may name any file` }];
+  }
+  // `--file=/etc/passwd`: the value is the path; other options name no file.
+  const value = arg.value.startsWith('-') ? (arg.value.includes('=') ? arg.value.slice(arg.value.indexOf('=') + 1) : '') : arg.value;
+  if (value === '' || NOT_FILES.has(value)) return [];
+  const sensitive = classifySensitive(path.resolve(cwd, value), 'read') !== undefined;
+  const mayLeave = value.includes('/') || value === '..';
+  if (!sensitive && !mayLeave) return [];
+  if (movesAround && !value.startsWith('/') && (sensitive || value.split('/').includes('..'))) {
+    return [{ kind: 'argument', reason: `${command} runs after a change of directory, so ${arg.text} may be anywhere` }];
+  }
+  return [{ kind: 'path', path: await judgeShellPath(value, cwd), access: 'read', fromCommand: true }];
+}
+
+function homeFolder(): string {
+  return process.env.HOME || os.homedir();
+}
