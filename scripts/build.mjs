@@ -1,5 +1,6 @@
 // Bundles the extension and the tool-exec CLI with esbuild.
-// Usage: node scripts/build.mjs [--production] [--watch]
+// Usage: node scripts/build.mjs [--production] [--watch] [--outdir=DIR] [--metafile]
+// (`--outdir` and `--metafile` are for bench/: a production bundle elsewhere, with what each input weighs.)
 import * as esbuild from 'esbuild';
 
 import { readFileSync } from 'node:fs';
@@ -7,6 +8,8 @@ import { readFileSync } from 'node:fs';
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const outdir = process.argv.find((arg) => arg.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'dist';
+const metafile = process.argv.includes('--metafile');
 
 // Some dependencies ship only ES modules that read `import.meta.url` (tinyglobby's fdir calls
 // createRequire with it); in a CommonJS bundle esbuild leaves it undefined, so point it at the bundle.
@@ -24,14 +27,15 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  metafile,
 };
 
 const targets = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'] },
   {
     ...common,
     entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cli.js',
+    outfile: `${outdir}/cli.js`,
     banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL_SHIM}` },
     define: { ...common.define, TOOL_EXEC_VERSION: JSON.stringify(version) },
     // Keep `import()` of --tools modules a real dynamic import (ES modules), not a require.
@@ -45,5 +49,9 @@ if (watch) {
     await ctx.watch();
   }
 } else {
-  await Promise.all(targets.map((options) => esbuild.build(options)));
+  const results = await Promise.all(targets.map((options) => esbuild.build(options)));
+  if (metafile) {
+    const { writeFileSync } = await import('node:fs');
+    results.forEach((result, index) => writeFileSync(`${targets[index].outfile}.meta.json`, JSON.stringify(result.metafile)));
+  }
 }

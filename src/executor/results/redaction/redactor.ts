@@ -2,7 +2,7 @@
 // variables, and user patterns; each secret becomes `[REDACTED:<rule>]`. Streams hold back a
 // fixed window so a secret split across chunks is still caught.
 import type { RedactionStream, Redactor } from '../../ports/redactor';
-import { findSecrets, replaceSecrets } from './matches';
+import { compileRules, findSecrets, replaceSecrets, type CompiledRules } from './matches';
 import { BUILTIN_RULES, MAX_PEM_CHARS, OPEN_SECRET_START, type RedactionRule } from './rules';
 
 /** Values shorter than this are not treated as secrets, even under a secret-looking name (issue 5). */
@@ -46,9 +46,10 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   if (envRule) rules.unshift(envRule);
   for (const user of options.patterns ?? []) rules.push(userRule(user));
   const holdback = Math.max(STREAM_HOLDBACK_CHARS, longestEnvValue(options.env ?? {}) * 2);
+  const compiled = compileRules(rules);
   return {
-    redact: (text) => (text.length === 0 ? text : replaceSecrets(text, findSecrets(text, rules))),
-    createStream: () => new HoldbackStream(rules, holdback),
+    redact: (text) => (text.length === 0 ? text : replaceSecrets(text, findSecrets(text, compiled))),
+    createStream: () => new HoldbackStream(compiled, holdback),
   };
 }
 
@@ -90,7 +91,7 @@ class HoldbackStream implements RedactionStream {
   private pending = '';
 
   constructor(
-    private readonly rules: readonly RedactionRule[],
+    private readonly rules: CompiledRules,
     private readonly holdback: number,
   ) {}
 

@@ -1,6 +1,9 @@
 // The built-in secret formats (spec §6). Each rule names the span it masks: the whole match, or
 // one capture group when the match includes a harmless prefix (`password=`, `https://user:`).
 // Every pattern is bounded in length, so a stream redactor can hold back a fixed window.
+// Each rule also names its trigger: a short literal (or a char class) that every match starts with
+// or contains at a known place, so one scan for all triggers finds where to try the rules (matches.ts).
+import { acceptAssignment, ASSIGNMENT_PATTERN } from './assignments';
 
 export interface RedactionRule {
   /** Shown as `[REDACTED:<name>]`. */
@@ -9,6 +12,15 @@ export interface RedactionRule {
   readonly pattern: RegExp;
   /** The capture group holding the secret; 0 or absent: the whole match. */
   readonly group?: number;
+  /**
+   * A regex source (no capture groups) found in every match. Absent: the rule's pattern runs over
+   * the whole text (environment values, user patterns).
+   */
+  readonly trigger?: string;
+  /** Where a match may start, given where its trigger was found; -1: no match can be there. @default the trigger's index */
+  readonly startAt?: (text: string, triggerAt: number) => number;
+  /** A last word on a match the pattern found (false: not a secret). */
+  readonly accept?: (match: RegExpExecArray, text: string) => boolean;
 }
 
 /** Longest PEM private key body we look for (an 8192-bit RSA key is about 6.5 KB). */
@@ -19,36 +31,98 @@ const PEM_HEADER = String.raw`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?--
 /** A PEM header whose body may still be arriving: a stream must not emit past its start. */
 export const OPEN_SECRET_START = new RegExp(PEM_HEADER, 'g');
 
+/** Longest name of an assignment (`ASSIGNMENT_PATTERN`) and scheme of a URL walked back over. */
+const MAX_NAME_CHARS = 81;
+const MAX_SCHEME_CHARS = 21;
+const MAX_SEPARATOR_GAP = 7;
+
+const isNameChar = (code: number) =>
+  (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2e || code === 0x2d;
+
+/** From a `:` or `=`, back over spaces and a quote to the start of the name before it. */
+function assignmentStart(text: string, at: number): number {
+  // Operators, not assignments: `==`, `=>`, `!=`, `<=`, `::`, `?:`.
+  const next = text.charCodeAt(at + 1);
+  const previous = text.charCodeAt(at - 1);
+  if (next === 0x3d || next === 0x3e || previous === 0x3d || previous === 0x21 || previous === 0x3c || previous === 0x3e || previous === 0x3f) return -1;
+  if (next === 0x3a || previous === 0x3a) return -1;
+  let index = at - 1;
+  const gapEnd = Math.max(0, at - MAX_SEPARATOR_GAP);
+  while (index >= gapEnd && (text.charCodeAt(index) === 0x20 || text.charCodeAt(index) === 0x09)) index--;
+  const quote = text.charCodeAt(index);
+  if (quote === 0x22 || quote === 0x27) index--;
+  const end = index + 1;
+  const limit = Math.max(0, end - MAX_NAME_CHARS);
+  while (index >= limit && isNameChar(text.charCodeAt(index))) index--;
+  const start = index + 1;
+  if (start === end) return -1;
+  // Cheap screen before the regex: the name must contain one of the secret words' letters.
+  const name = text.slice(start, end);
+  return /pass|pwd|secret|token|key|credential|auth/i.test(name) ? start : -1;
+}
+
+/** From the `:` of `://`, back over the scheme. */
+function urlStart(text: string, at: number): number {
+  if (text.charCodeAt(at + 1) !== 0x2f || text.charCodeAt(at + 2) !== 0x2f) return -1;
+  let index = at - 1;
+  const limit = Math.max(0, at - MAX_SCHEME_CHARS);
+  while (index >= limit && /[A-Za-z0-9+.-]/.test(text[index]!)) index--;
+  // The scheme starts with a letter at a word boundary (`+https://` in a diff starts at `h`).
+  let start = index + 1;
+  while (start < at && (!/[A-Za-z]/.test(text[start]!) || (start > 0 && /\w/.test(text[start - 1]!)))) start++;
+  return start < at - 1 ? start : -1;
+}
+
+/** A token glued to `Bearer` (no space) only counts when it looks random: digits and both cases. */
+function acceptBearer(match: RegExpExecArray): boolean {
+  if (/\s$/.test(match[1]!)) return true;
+  const token = match[2]!;
+  return (token.match(/\d/g)?.length ?? 0) >= 2 && /[a-z]/.test(token) && /[A-Z]/.test(token);
+}
+
 /** Order matters only between rules that match at the same place: the earlier wins. */
 export const BUILTIN_RULES: readonly RedactionRule[] = [
   {
     name: 'private-key',
     pattern: new RegExp(`${PEM_HEADER}[\\s\\S]{1,${MAX_PEM_CHARS}}?-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----`, 'g'),
+    trigger: '-----BEGIN ',
   },
   // A key cut off before its END line still has its body masked.
-  { name: 'private-key', pattern: new RegExp(`${PEM_HEADER}[A-Za-z0-9+/=\\s:,-]{0,${MAX_PEM_CHARS}}`, 'g') },
-  { name: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
+  { name: 'private-key', pattern: new RegExp(`${PEM_HEADER}[A-Za-z0-9+/=\\s:,-]{0,${MAX_PEM_CHARS}}`, 'g'), trigger: '-----BEGIN ' },
+  // Glued to lowercase letters (`keyAKIA…`) still counts; after capitals or digits it is part of a longer word.
+  { name: 'aws-access-key', pattern: /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, trigger: 'A(?:KI|SI|BI|CC)A' },
   {
     name: 'aws-secret-key',
-    pattern: /(aws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
+    pattern: /((?<![\w.-])[\w.-]{0,40}aws_?secret_?(?:access_?)?key["']?[ \t]{0,5}[:=][ \t]{0,5}["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
     group: 2,
+    trigger: '[:=]',
+    startAt: assignmentStart,
   },
-  { name: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
-  { name: 'gitlab-token', pattern: /\bglpat-[A-Za-z0-9_-]{20,255}/g },
-  { name: 'slack-token', pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,250}/g },
-  { name: 'slack-webhook', pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9_/]{20,200}/g },
-  { name: 'stripe-key', pattern: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,247}\b/g },
-  { name: 'npm-token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { name: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,250}/g },
-  { name: 'openai-key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,250}/g },
-  { name: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
-  { name: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{5,2000}\.eyJ[A-Za-z0-9_-]{5,4000}\.[A-Za-z0-9_-]{10,2000}/g },
-  { name: 'url-credentials', pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/'"]{1,200}:)([^\s@/'"]{1,200})(?=@)/dgi, group: 2 },
-  { name: 'bearer-token', pattern: /\b(Bearer\s+)([A-Za-z0-9._~+/-]{20,2000}=*)/dg, group: 2 },
+  // The formats below carry their own prefix: glued to a preceding word (`keyghp_…`) they are still secrets.
+  { name: 'github-token', pattern: /(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g, trigger: 'gh[pousr]_|github_pat_' },
+  { name: 'gitlab-token', pattern: /glpat-[A-Za-z0-9_-]{20,255}/g, trigger: 'glpat-' },
+  { name: 'slack-token', pattern: /xox[abposre]-[A-Za-z0-9-]{10,250}/g, trigger: 'xox[abposre]-' },
+  { name: 'slack-webhook', pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9_/]{20,200}/g, trigger: 'https://hooks\\.slack' },
+  { name: 'stripe-key', pattern: /(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,247}\b/g, trigger: '[srp]k_(?:live|test)_' },
+  { name: 'npm-token', pattern: /npm_[A-Za-z0-9]{36}\b/g, trigger: 'npm_' },
+  { name: 'anthropic-key', pattern: /sk-ant-[A-Za-z0-9_-]{20,250}/g, trigger: 'sk-' },
+  // `sk-` alone is too short to trust glued to a word (`task-…`).
+  { name: 'openai-key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,250}/g, trigger: 'sk-' },
+  { name: 'google-api-key', pattern: /AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, trigger: 'AIza' },
+  { name: 'jwt', pattern: /eyJ[A-Za-z0-9_-]{5,2000}\.eyJ[A-Za-z0-9_-]{5,4000}\.[A-Za-z0-9_-]{10,2000}/g, trigger: 'eyJ' },
   {
-    name: 'password',
-    pattern:
-      /\b((?:password|passwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)["']?\s{0,5}[:=]\s{0,5})(["']?)(?!\[REDACTED)([^\s"'`,;{}()<>]{4,200})/dgi,
-    group: 3,
+    name: 'url-credentials',
+    pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/'"]{0,200}:)([^\s@/'"]{1,200})(?=@)/dgi,
+    group: 2,
+    trigger: '[:=]',
+    startAt: urlStart,
   },
+  {
+    name: 'bearer-token',
+    pattern: /\b(Bearer(?:\s+|(?=[A-Za-z0-9._~+/-]{20})))([A-Za-z0-9._~+/-]{20,2000}=*)/dg,
+    group: 2,
+    trigger: 'Bearer',
+    accept: acceptBearer,
+  },
+  { name: 'password', pattern: ASSIGNMENT_PATTERN, group: 5, trigger: '[:=]', startAt: assignmentStart, accept: acceptAssignment },
 ];

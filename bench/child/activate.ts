@@ -1,0 +1,63 @@
+// Child of the bundle row: loads a bundled extension.js in plain Node with a minimal `vscode` stub
+// (a proxy that answers every API with a harmless value) and times require + activate(). The real
+// extension host adds its own costs; this measures what the bundle itself costs to load and start.
+// Usage: node out/bench/child/activate.js path/to/extension.js
+import Module from 'node:module';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+
+/** Anything: callable, constructible, every property another stub; settings read as unset. */
+function stub(name: string): unknown {
+  const target = function () {} as unknown as object;
+  return new Proxy(target, {
+    get(_target, key) {
+      if (key === 'then' || key === Symbol.iterator || key === Symbol.asyncIterator) return undefined;
+      if (key === Symbol.toPrimitive) return () => name;
+      if (key === 'get') return () => undefined;
+      if (key === 'workspaceFolders') return [];
+      if (key === 'fsPath' || key === 'path') return STORAGE;
+      if (key === 'subscriptions') return [];
+      if (key === 'appRoot') return tmpdir();
+      return stub(`${name}.${String(key)}`);
+    },
+    apply: () => stub(`${name}()`),
+    construct: () => stub(`new ${name}`) as object,
+  });
+}
+
+const STORAGE = mkdtempSync(path.join(tmpdir(), 'bench-ext-'));
+
+const extensionPath = path.resolve(process.argv[2] ?? 'dist/extension.js');
+const NAMESPACES = ['window', 'workspace', 'commands', 'languages', 'env', 'lm', 'chat', 'ExtensionMode', 'ProgressLocation', 'ViewColumn',
+  'LanguageModelChatMessageRole', 'EventEmitter', 'Disposable', 'Uri', 'Range', 'DocumentLink', 'CancellationError', 'LanguageModelError',
+  'LanguageModelTextPart', 'LanguageModelToolCallPart', 'LanguageModelToolResultPart', 'LanguageModelChatMessage', 'ChatResponseMarkdownPart',
+  'MarkdownString', 'ThemeIcon', 'Position', 'Selection', 'TextEdit', 'WorkspaceEdit', 'CancellationTokenSource'];
+/** The `vscode` module: a plain object (a bundle copies its own keys), each namespace a stub. */
+const vscode = Object.fromEntries(NAMESPACES.map((name) => [name, stub(`vscode.${name}`)]));
+const originalLoad = (Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown })._load;
+(Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown })._load = function (request: string, ...rest: unknown[]) {
+  if (request === 'vscode') return vscode;
+  return originalLoad.call(this, request, ...rest);
+};
+
+const started = performance.now();
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const extension = require(extensionPath) as { activate(context: unknown): unknown };
+const loaded = performance.now();
+const context = {
+  subscriptions: [] as unknown[],
+  extensionPath: STORAGE,
+  extensionUri: stub('extensionUri'),
+  storageUri: stub('storageUri'),
+  globalStorageUri: stub('globalStorageUri'),
+  workspaceState: stub('workspaceState'),
+  globalState: stub('globalState'),
+  secrets: stub('secrets'),
+  extensionMode: 1,
+  logUri: stub('logUri'),
+};
+extension.activate(context);
+const activated = performance.now();
+process.stdout.write(`${JSON.stringify({ loadMs: loaded - started, activateMs: activated - loaded })}\n`);
+process.exit(0);

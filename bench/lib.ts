@@ -1,0 +1,88 @@
+// Shared bench helpers: repeated side-by-side measures, their summary, and fixture trees.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+
+/** Repeats of every row; each repeat measures the baseline and the candidate back to back. */
+export const REPEATS = 3;
+
+/** One number per repeat, summarised as median and min–max. */
+export interface Stat {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+export function stat(values: readonly number[]): Stat {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { median: sorted[Math.floor((sorted.length - 1) / 2)]!, min: sorted[0]!, max: sorted[sorted.length - 1]! };
+}
+
+/** `12.3 (11.9–13.0)` with `digits` decimals. */
+export function fmt(value: Stat, digits = 1, unit = ''): string {
+  const f = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return `${f(value.median)}${unit} (${f(value.min)}–${f(value.max)})`;
+}
+
+/** A row of the issue 13 table, as measured. */
+export interface Row {
+  readonly measure: string;
+  readonly baseline: string;
+  readonly now: string;
+  readonly goal: string;
+  /** Whether the goal was met in this run (median against the goal). */
+  readonly met: boolean;
+  readonly note?: string;
+}
+
+/** Mean time of one `fn` over `ops` runs, in µs. */
+export async function perOpMicros(ops: number, fn: (index: number) => Promise<unknown> | unknown): Promise<number> {
+  const started = performance.now();
+  for (let index = 0; index < ops; index++) await fn(index);
+  return ((performance.now() - started) * 1000) / ops;
+}
+
+/**
+ * A tree of `files` small files spread over `levels` levels of folders, committed to git when `git`
+ * (so `git status` has an index to compare with).
+ */
+export function makeTree(files: number, levels: number, options: { git?: boolean } = {}): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'bench-tree-'));
+  const fanout = Math.max(2, Math.ceil(Math.pow(files / 10, 1 / Math.max(1, levels - 1))));
+  for (let index = 0; index < files; index++) {
+    const parts: string[] = [];
+    let rest = Math.floor(index / 10);
+    for (let level = 1; level < levels; level++) {
+      parts.push(`d${rest % fanout}`);
+      rest = Math.floor(rest / fanout);
+    }
+    const dir = path.join(root, ...parts);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `f${index}.txt`), `file ${index}\n`);
+  }
+  if (options.git) {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' });
+    git('init', '-q');
+    git('-c', 'user.email=b@b', '-c', 'user.name=bench', 'add', '-A');
+    git('-c', 'user.email=b@b', '-c', 'user.name=bench', 'commit', '-qm', 'tree');
+  }
+  return root;
+}
+
+/** Runs a command to its end; wall ms. */
+export function runTimed(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ ms: number; stdout: string; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ ms: performance.now() - started, stdout, code }));
+  });
+}
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');

@@ -1,0 +1,53 @@
+// Row 10: the production extension bundle's size (and its largest packages), and load + activate().
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { fmt, REPEATS, REPO_ROOT, runTimed, stat, type Row } from '../lib';
+
+const KIB = 1024;
+
+interface Metafile {
+  readonly outputs: Record<string, { readonly inputs: Record<string, { readonly bytesInOutput: number }> }>;
+}
+
+/** Bytes in the output per npm package (or `src` for our own code). */
+function weights(meta: Metafile, outfile: string): Array<[string, number]> {
+  const output = Object.entries(meta.outputs).find(([name]) => path.resolve(REPO_ROOT, name) === path.resolve(outfile))?.[1];
+  const byPackage = new Map<string, number>();
+  for (const [input, { bytesInOutput }] of Object.entries(output?.inputs ?? {})) {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+    const name = match ? match[1]! : 'ours';
+    byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
+  }
+  return [...byPackage.entries()].sort((a, b) => b[1] - a[1]);
+}
+
+export async function bundleRow(): Promise<Row> {
+  const outdir = mkdtempSync(path.join(tmpdir(), 'bench-bundle-'));
+  const build = await runTimed(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs'), '--production', `--outdir=${outdir}`, '--metafile'], { cwd: REPO_ROOT });
+  if (build.code !== 0) throw new Error('production build failed');
+  const extension = path.join(outdir, 'extension.js');
+  const size = statSync(extension).size / KIB;
+  const meta = JSON.parse(readFileSync(`${extension}.meta.json`, 'utf8')) as Metafile;
+  const top = weights(meta, extension)
+    .slice(0, 4)
+    .map(([name, bytes]) => `${name} ${Math.round(bytes / KIB)}`)
+    .join(', ');
+  const child = path.join(REPO_ROOT, 'out', 'bench', 'child', 'activate.js');
+  const totals: number[] = [];
+  for (let repeat = 0; repeat < REPEATS + 2; repeat++) {
+    const run = await runTimed(process.execPath, [child, extension]);
+    if (run.code !== 0) throw new Error(`activate child failed: ${run.stdout}`);
+    const { loadMs, activateMs } = JSON.parse(run.stdout.trim()) as { loadMs: number; activateMs: number };
+    totals.push(loadMs + activateMs);
+  }
+  const ms = stat(totals);
+  return {
+    measure: 'extension bundle; load + `activate()`',
+    baseline: '—',
+    now: `${Math.round(size)} KiB (${top} KiB); ${fmt(ms, 0, ' ms')} load + activate in Node with a \`vscode\` stub`,
+    goal: '≤ 600 KiB; ≤ 30 ms in the real extension host',
+    met: size <= 600 && ms.median <= 30,
+    note: 'load + activate is measured in plain Node with a stub `vscode` module (bench/child/activate.ts), not in the real extension host: starting code-server per run would dwarf the number',
+  };
+}

@@ -1,0 +1,119 @@
+// Rows 1-3: what the pipeline adds to a Read, to `echo hi` through Bash, and to a no-op call.
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { ToolExecutor } from '../../src/executor/executor';
+import type { ToolCall } from '../../src/executor/contract';
+import { fmt, makeTree, perOpMicros, REPEATS, stat, type Row } from '../lib';
+import { bareExecutor, cliWiredExecutor, type BenchExecutor } from '../wiring';
+
+const READ_OPS = 300;
+const ECHO_OPS = 25;
+const NOOP_CALLS = 10_000;
+
+export async function readRow(): Promise<Row> {
+  const workspace = makeTree(20, 2);
+  const file = path.join(workspace, 'four-k.ts');
+  await writeFile(file, 'export const line = "some ordinary source text in a four KiB file";\n'.repeat(60).slice(0, 4096));
+  const bare = bareExecutor(workspace);
+  const wired = await cliWiredExecutor(workspace);
+  const read = (run: BenchExecutor) => (index: number) => run.executor.execute({ id: `r${index}`, name: 'Read', input: { path: file } });
+  // Warm up every path (JIT, first-call setup) before timing.
+  await perOpMicros(50, () => readFile(file));
+  await perOpMicros(50, read(bare));
+  await perOpMicros(50, read(wired));
+  const base: number[] = [];
+  const bareRatio: number[] = [];
+  const wiredRatio: number[] = [];
+  const wiredMicros: number[] = [];
+  for (let repeat = 0; repeat < REPEATS; repeat++) {
+    const baseline = await perOpMicros(READ_OPS, () => readFile(file));
+    const bareUs = await perOpMicros(READ_OPS, read(bare));
+    const wiredUs = await perOpMicros(READ_OPS, read(wired));
+    base.push(baseline);
+    bareRatio.push(bareUs / baseline);
+    wiredRatio.push(wiredUs / baseline);
+    wiredMicros.push(wiredUs);
+  }
+  await bare.close();
+  await wired.close();
+  const ratio = stat(wiredRatio);
+  return {
+    measure: 'Read of a 4 KiB file, full pipeline wired like the CLI',
+    baseline: `\`fs.promises.readFile\` ${fmt(stat(base), 0, ' µs')}`,
+    now: `${fmt(stat(wiredMicros), 0, ' µs')}: ${fmt(ratio, 1, '×')}; bare executor ${fmt(stat(bareRatio), 1, '×')}`,
+    goal: '≤ 1.0×',
+    met: ratio.median <= 1.0,
+  };
+}
+
+function rawEcho(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/bash', ['-c', 'echo hi'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.on('error', reject);
+    child.on('close', () => resolve());
+  });
+}
+
+export async function echoRow(): Promise<Row> {
+  const workspace = makeTree(20, 2);
+  const bare = bareExecutor(workspace);
+  const wired = await cliWiredExecutor(workspace);
+  const echo = (run: BenchExecutor) => async (index: number) => {
+    const result = await run.executor.execute({ id: `e${index}`, name: 'Bash', input: { command: 'echo hi' } });
+    if (result.isError) throw new Error(`echo failed: ${result.modelContent}`);
+  };
+  await perOpMicros(5, rawEcho);
+  await perOpMicros(5, echo(bare));
+  await perOpMicros(5, echo(wired));
+  const base: number[] = [];
+  const bareExtra: number[] = [];
+  const wiredExtra: number[] = [];
+  for (let repeat = 0; repeat < REPEATS; repeat++) {
+    const baseline = (await perOpMicros(ECHO_OPS, rawEcho)) / 1000;
+    const bareMs = (await perOpMicros(ECHO_OPS, echo(bare))) / 1000;
+    const wiredMs = (await perOpMicros(ECHO_OPS, echo(wired))) / 1000;
+    base.push(baseline);
+    bareExtra.push(bareMs - baseline);
+    wiredExtra.push(wiredMs - baseline);
+  }
+  await bare.close();
+  await wired.close();
+  const bareStat = stat(bareExtra);
+  const wiredStat = stat(wiredExtra);
+  return {
+    measure: '`echo hi` through Bash',
+    baseline: `raw spawn of the same shell ${fmt(stat(base), 2, ' ms')}`,
+    now: `bare executor +${fmt(bareStat, 2, ' ms')}; CLI wiring +${fmt(wiredStat, 2, ' ms')}`,
+    goal: '≤ +0.3 ms',
+    met: bareStat.median <= 0.3 && wiredStat.median <= 0.3,
+  };
+}
+
+export async function noopRow(): Promise<Row> {
+  const handler = () => ({ content: 'ok' });
+  const executor = new ToolExecutor({ workspaceFolders: [process.cwd()] });
+  executor.registry.register({ name: 'noop', description: 'noop', inputSchema: z.object({}), readOnly: true, concurrentSafe: true, sideEffectScope: 'none', handler });
+  const calls: ToolCall[] = Array.from({ length: NOOP_CALLS }, (_, i) => ({ id: `c${i}`, name: 'noop', input: {} }));
+  await executor.executeBatch(calls);
+  const direct: number[] = [];
+  const piped: number[] = [];
+  for (let repeat = 0; repeat < REPEATS; repeat++) {
+    direct.push(await perOpMicros(1, async () => {
+      for (const _call of calls) await handler();
+    }) / NOOP_CALLS);
+    piped.push(await perOpMicros(1, () => executor.executeBatch(calls)) / NOOP_CALLS);
+  }
+  await executor.dispose();
+  const perCall = stat(piped);
+  return {
+    measure: `no-op read-only call in a ${NOOP_CALLS.toLocaleString('en-US')}-call batch`,
+    baseline: `direct handler call ${fmt(stat(direct), 2, ' µs')}`,
+    now: `${fmt(perCall, 1, ' µs')} per call`,
+    goal: '≤ 10 µs',
+    met: perCall.median <= 10,
+  };
+}

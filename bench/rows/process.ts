@@ -1,0 +1,86 @@
+// Rows 6-7: a fresh CLI process doing one Read, and a command printing 1 GiB (256 MiB) through Bash.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { fmt, makeTree, REPEATS, REPO_ROOT, runTimed, stat, type Row } from '../lib';
+
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const MIB = 1024 * 1024;
+
+export async function freshCliRow(): Promise<Row> {
+  const workspace = makeTree(5000, 4);
+  const calls = path.join(mkdtempSync(path.join(tmpdir(), 'bench-calls-')), 'calls.json');
+  writeFileSync(calls, JSON.stringify([{ id: 'r1', name: 'Read', input: { path: 'd0/d0/d0/f0.txt' } }]));
+  const artifacts = mkdtempSync(path.join(tmpdir(), 'bench-artifacts-'));
+  const node = () => runTimed(process.execPath, ['-e', '']);
+  const cli = async () => {
+    const run = await runTimed(process.execPath, [CLI, 'run', '--workspace', workspace, '--artifacts', artifacts, '--approve', 'allow', '--json', calls]);
+    if (run.code !== 0 || !run.stdout.includes('"isError":false')) throw new Error(`tool-exec failed: ${run.stdout}`);
+    return run;
+  };
+  await node();
+  await cli();
+  const base: number[] = [];
+  const now: number[] = [];
+  const ratio: number[] = [];
+  for (let repeat = 0; repeat < REPEATS; repeat++) {
+    const b = (await node()).ms;
+    const c = (await cli()).ms;
+    base.push(b);
+    now.push(c);
+    ratio.push(c / b);
+  }
+  const r = stat(ratio);
+  return {
+    measure: 'fresh CLI process, one Read, 5,000-file workspace',
+    baseline: `\`node -e ''\` ${fmt(stat(base), 0, ' ms')}`,
+    now: `${fmt(stat(now), 0, ' ms')} wall: ${fmt(r, 2, '×')}`,
+    goal: "≤ 2× node's own start",
+    met: r.median <= 2,
+  };
+}
+
+const YES_LINE = 'npm WARN deprecated some-package@1.0.0: this line is a typical build log line';
+
+/** One run of the child bench: the executor wired like the CLI runs the command through Bash. */
+async function throughBash(mib: number): Promise<{ ms: number; rssMiB: number }> {
+  const child = path.join(REPO_ROOT, 'out', 'bench', 'child', 'bashOutput.js');
+  const run = await runTimed(process.execPath, [child, String(mib)]);
+  if (run.code !== 0) throw new Error(`bashOutput child failed: ${run.stdout}`);
+  return JSON.parse(run.stdout.trim().split('\n').pop()!) as { ms: number; rssMiB: number };
+}
+
+/** The shell writing the same bytes to a file. */
+async function shellToFile(mib: number): Promise<number> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-out-'));
+  try {
+    const run = await runTimed('/bin/bash', ['-c', `yes '${YES_LINE}' | head -c ${mib * MIB} > ${path.join(dir, 'out.txt')}`]);
+    return run.ms;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function bigOutputRow(): Promise<Row> {
+  const results: Record<number, { ratio: number[]; rss: number[]; base: number[] }> = {};
+  for (const mib of [1024, 256]) {
+    results[mib] = { ratio: [], rss: [], base: [] };
+    for (let repeat = 0; repeat < REPEATS; repeat++) {
+      const base = await shellToFile(mib);
+      const run = await throughBash(mib);
+      results[mib]!.ratio.push(run.ms / base);
+      results[mib]!.rss.push(run.rssMiB);
+      results[mib]!.base.push(base);
+    }
+  }
+  const gib = stat(results[1024]!.ratio);
+  const quarter = stat(results[256]!.ratio);
+  const rss = stat([...results[1024]!.rss, ...results[256]!.rss]);
+  return {
+    measure: 'a command printing 1 GiB (and 256 MiB) through Bash',
+    baseline: `the shell writing it to a file: ${fmt(stat(results[1024]!.base), 0, ' ms')} (${fmt(stat(results[256]!.base), 0, ' ms')})`,
+    now: `${fmt(gib, 1, '×')} (${fmt(quarter, 1, '×')}); peak RSS ${fmt(rss, 0, ' MiB')}`,
+    goal: '≤ 1.5×; ≤ 80 MiB',
+    met: gib.median <= 1.5 && quarter.median <= 1.5 && rss.max <= 80,
+  };
+}

@@ -1,0 +1,34 @@
+// Row 9: head/tail truncation of 1, 10 and 100 MB: linear would be ×10 per step.
+import { applyBudget } from '../../src/executor/budget';
+import { fmt, perOpMicros, REPEATS, stat, type Row } from '../lib';
+
+const LINE = 'line of a long build log with some text in it\n';
+const SIZES_MB = [1, 10, 100] as const;
+/** Runs per size, so each timing lasts long enough to be read. */
+const OPS: Record<number, number> = { 1: 20, 10: 4, 100: 1 };
+
+export async function truncationRow(): Promise<Row> {
+  const texts = SIZES_MB.map((mb) => LINE.repeat(Math.ceil((mb * 1e6) / LINE.length)));
+  const budget = { maxModelBytes: 30_000, strategy: 'truncate' as const };
+  const cut = (text: string) => applyBudget({ toolName: 'Bash', text, budget, readOnlySuccess: false });
+  await cut(texts[1]!);
+  const times: number[][] = SIZES_MB.map(() => []);
+  for (let repeat = 0; repeat < REPEATS; repeat++) {
+    texts.forEach((text, index) => {
+      times[index]!.push(0);
+    });
+    for (let index = 0; index < texts.length; index++) {
+      times[index]![repeat] = (await perOpMicros(OPS[SIZES_MB[index]!]!, () => cut(texts[index]!))) / 1000;
+    }
+  }
+  const step1 = stat(times[1]!.map((t, i) => t / times[0]![i]!));
+  const step2 = stat(times[2]!.map((t, i) => t / times[1]![i]!));
+  const ms = times.map((t) => stat(t).median.toFixed(1)).join(' → ');
+  return {
+    measure: 'head/tail truncation, 1 → 10 → 100 MB',
+    baseline: 'linear (10× per 10×)',
+    now: `×${fmt(step1, 1)}, ×${fmt(step2, 1)} (${ms} ms)`,
+    goal: '≤ ×11 each step',
+    met: step1.median <= 11 && step2.median <= 11,
+  };
+}

@@ -1,0 +1,47 @@
+// Executors for the benches: "bare" (the core with its defaults) and "wired like the CLI" (the
+// adapters `tool-exec run` builds: redactor, redacting logger, rules policy, artifacts, snapshots,
+// session record).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { createCliAdapters } from '../src/cli/adapters';
+import { ToolExecutor } from '../src/executor/executor';
+import { ModePolicy } from '../src/executor/modePolicy';
+import { nullLogger } from '../src/executor/ports/logger';
+import { FixedApprovalClient } from '../src/node/fixedApprovalClient';
+import { registerBuiltinTools } from '../src/tools/index';
+
+export interface BenchExecutor {
+  readonly executor: ToolExecutor;
+  close(): Promise<void>;
+}
+
+/** The core with its defaults and the built-in tools; `bypass` so Bash and Write run unasked. */
+export function bareExecutor(workspace: string): BenchExecutor {
+  const executor = new ToolExecutor({ workspaceFolders: [workspace], permissionPolicy: new ModePolicy('bypass') });
+  registerBuiltinTools(executor.registry, { backgroundTasks: executor });
+  return { executor, close: () => executor.dispose() };
+}
+
+/** Built as `tool-exec run --approve allow --mode bypass` builds it. */
+export async function cliWiredExecutor(workspace: string): Promise<BenchExecutor> {
+  const sessionId = randomUUID();
+  const artifactsDir = mkdtempSync(path.join(tmpdir(), 'bench-artifacts-'));
+  const adapters = await createCliAdapters({ sessionId, workspace, cwd: workspace, mode: 'bypass', artifactsDir, logger: nullLogger });
+  const executor = new ToolExecutor({
+    ...adapters.options,
+    sessionId,
+    workspaceFolders: [workspace],
+    approvalClient: new FixedApprovalClient({ kind: 'allowOnce' }),
+  });
+  registerBuiltinTools(executor.registry, { backgroundTasks: executor });
+  return {
+    executor,
+    close: async () => {
+      await executor.dispose();
+      await adapters.close();
+      rmSync(artifactsDir, { recursive: true, force: true });
+    },
+  };
+}
