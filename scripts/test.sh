@@ -3,6 +3,7 @@
 #   1. unit tests (node --test),
 #   2. integration tests inside the real VS Code extension host (mocha, test/vscode/),
 #   3. browser end-to-end tests against a fresh server with the packaged .vsix (test/e2e/),
+#      and `npm start -- --check` (the served VS Code's chat panel answers `@executor`),
 #   4. a check that no server, browser or watcher process outlived them,
 # and prints a summary. Exits non-zero when anything failed.
 set -uo pipefail
@@ -59,6 +60,9 @@ mkdir -p build
 if stage package npm run --silent package; then
   stage vscode timeout -k 15s "$SUITE_BACKSTOP" node out/test/vscode/run.js
   stage e2e timeout -k 15s "$SUITE_BACKSTOP" node --test --test-reporter=spec --test-concurrency=1 out/test/e2e/*.test.js
+  # The README's main command, as a newcomer runs it (`npm start -- --check` minus the installs
+  # and the packaging done above): the served VS Code's chat panel answers `@executor`.
+  stage start timeout -k 15s "$SUITE_BACKSTOP" bash -c 'node out/test/vscode/harness/startDemo.js --check && echo "start: 1 passed, 0 failed"'
 fi
 
 # --- 4. Nothing left running ------------------------------------------------------

@@ -32,8 +32,13 @@ export class Workbench {
   /**
    * Installs build/agent-tool-executor.vsix into a fresh server and opens a fresh workspace with
    * the given files (a function of the workspace's absolute path, for files that name it).
+   * `options.copyOf` fills the workspace from a folder of the repository instead of the suites'
+   * files; `options.userSettings` are written as the profile's user settings before the server starts.
    */
-  static async start(files: (workspace: string) => Readonly<Record<string, string>> = () => ({})): Promise<Workbench> {
+  static async start(
+    files: (workspace: string) => Readonly<Record<string, string>> = () => ({}),
+    options: { readonly copyOf?: string; readonly userSettings?: Readonly<Record<string, unknown>> } = {},
+  ): Promise<Workbench> {
     const paths = await loadPaths();
     if (!fs.existsSync(paths.VSIX)) {
       throw new Error(`${paths.VSIX} is missing: run npm run package first`);
@@ -42,7 +47,13 @@ export class Workbench {
     let server: VscodeServer | undefined;
     try {
       await installVsix(paths, scratch, paths.VSIX);
-      writeWorkspace(scratch.workspace);
+      if (options.copyOf) fs.cpSync(path.join(paths.REPO_ROOT, options.copyOf), scratch.workspace, { recursive: true });
+      else writeWorkspace(scratch.workspace);
+      if (options.userSettings) {
+        const settingsFile = path.join(scratch.userData, 'User', 'settings.json');
+        fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+        fs.writeFileSync(settingsFile, `${JSON.stringify(options.userSettings, null, 2)}\n`);
+      }
       for (const [name, text] of Object.entries(files(scratch.workspace))) {
         fs.writeFileSync(path.join(scratch.workspace, name), text);
       }
@@ -117,6 +128,11 @@ export class Workbench {
     return this.page.locator(`.tabs-container .tab.active[data-resource-name*=${JSON.stringify(nameContains)}]`);
   }
 
+  /** The active tab whose title contains `text` (a diff editor's title, say). */
+  activeTabTitled(text: string): Locator {
+    return this.page.locator('.tabs-container .tab.active', { hasText: text });
+  }
+
   /** Our approval dialog for a call of `toolName` (the Copilot sign-in dialog shares its class). */
   approvalDialog(toolName: string): Locator {
     return this.page
@@ -147,6 +163,61 @@ export class Workbench {
       await this.closeAllEditors().catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * Sends a prompt in the chat view as a user does: clicks the input, clears it (a sticky participant
+   * leaves its `@name` there), inserts the whole text (typing key by key lets the suggest widget
+   * rewrite `@name`), presses Enter. Resolves with the reply, the last one in the view (the list is
+   * virtualised: older items leave the DOM, so counting them does not work).
+   */
+  async chat(prompt: string): Promise<Locator> {
+    const input = this.page.locator('.interactive-input-part .interactive-input-editor .monaco-editor').first();
+    await input.click();
+    await this.page.keyboard.press('ControlOrMeta+A');
+    await this.page.keyboard.press('Backspace');
+    await this.page.keyboard.insertText(prompt);
+    await this.page.keyboard.press('Enter');
+    // The request shows `@name` and `/command` as decorations and may wrap JSON: look for a word.
+    const rest = prompt.replace(/^@\S+\s*/, '').replace(/^\/\S+\s*/, '');
+    const word = (rest.match(/[A-Za-z]{4,}/g) ?? []).pop() ?? prompt.replace(/^@\S+\s*/, '');
+    // Not `.last()` first: the list's sticky header repeats an earlier request after the real ones.
+    await this.page.locator('.interactive-item-container.interactive-request', { hasText: word }).last().waitFor();
+    const reply = this.page.locator('.interactive-item-container.interactive-response').last();
+    await reply.waitFor();
+    return reply;
+  }
+
+  /** Unfolds the steps a reply folded under "Completed N steps", so their buttons can be clicked. */
+  async unfoldSteps(reply: Locator): Promise<void> {
+    const folded = reply.getByText(/^Completed \d+ steps?/).first();
+    if (await folded.count()) await folded.click();
+  }
+
+  /**
+   * Clicks a button of a reply. The chat list keeps re-laying out a long reply (it never counts as
+   * "stable" for Playwright), so the click is dispatched to the button once it is visible.
+   */
+  async clickReplyButton(reply: Locator, label: string): Promise<void> {
+    const button = reply.locator('.monaco-button', { hasText: label }).first();
+    await button.scrollIntoViewIfNeeded();
+    await button.waitFor({ state: 'visible' });
+    await button.dispatchEvent('click');
+  }
+
+  /** All of a reply's text, including steps folded under "Completed N steps" (innerText skips those). */
+  async replyText(reply: Locator): Promise<string> {
+    return (await reply.evaluate((element) => element.textContent ?? '')).replace(/\u00a0/g, ' ');
+  }
+
+  /** Waits until a reply has finished streaming. */
+  async replyDone(reply: Locator, timeout = UI_TIMEOUT_MS): Promise<void> {
+    await this.page.waitForFunction((element) => element !== null && !element.classList.contains('chat-response-loading'), await reply.elementHandle(), { timeout });
+  }
+
+  /** Clicks the chat's stop button (it replaces the send button while a reply is streaming). */
+  async stopChat(): Promise<void> {
+    await this.page.locator('.interactive-input-part .action-label[class*="codicon-stop"], .interactive-input-part .action-label[aria-label^="Cancel"]').first().click();
   }
 
   /** Closes every editor (View: Close All Editors). */

@@ -54,7 +54,7 @@ async function main(): Promise<number> {
     const url = server.workbenchUrl(workspace).replace(/%2F/gi, '/');
     if (check) {
       const screenshot = await checkWorkbench(paths, scratch, url);
-      log(`the workbench, the chat view and the scripted demo model showed up: ${screenshot}`);
+      log(`the workbench, the chat view, the scripted demo model and @executor's answer showed up: ${screenshot}`);
       return 0;
     }
 
