@@ -14,7 +14,10 @@ export interface FileChangeFeed {
   start(folders: readonly string[], signal: AbortSignal): Promise<void>;
   /** Subscribes; returns the unsubscribe function. */
   onChange(listener: (event: FileChangeEvent) => void): () => void;
-  /** Resolves once events for changes made before the call were delivered (the watcher went quiet). */
-  settle(): Promise<void>;
+  /**
+   * Resolves once events for changes made before the call were delivered (the watcher went quiet).
+   * `since` (a `Date.now()` time): the watcher may answer at once when it saw no change since then.
+   */
+  settle(since?: number): Promise<void>;
   dispose(): Promise<void>;
 }

@@ -15,6 +15,11 @@ import { SNAPSHOT_SKIP_DIRS } from './walk';
 export const WATCH_SETTLE_QUIET_MS = 60;
 /** A workspace that never goes quiet (a build writing continuously) still ends the wait. */
 export const WATCH_SETTLE_MAX_MS = 1000;
+/**
+ * After the last raw change, once a processed event followed it, this much quiet is enough: the
+ * event that raw change stood for has arrived (chokidar emits one after an async stat).
+ */
+export const WATCH_SETTLE_AFTER_EVENT_MS = 10;
 /** How deep the watcher follows folders (past the walk's 4 levels: that is its purpose). */
 export const WATCH_MAX_DEPTH = 64;
 
@@ -27,22 +32,23 @@ const KINDS: Readonly<Record<string, { kind: FileChangeEvent['kind']; directory:
 };
 
 export class ChokidarChangeFeed implements FileChangeFeed {
-  private watcher: FSWatcher | undefined;
-  private ready: Promise<void> | undefined;
+  /** One watcher per set of folders started together: each has its own 'ready' (chokidar emits it once). */
+  private readonly watchers: FSWatcher[] = [];
+  /** Folder → the initial scan of the watcher that watches it. */
+  private readonly ready = new Map<string, Promise<void>>();
   private readonly listeners = new Set<(event: FileChangeEvent) => void>();
   private lastEventAt = 0;
+  /** When the kernel last reported a change (chokidar's `raw`, before its stat and its event). */
+  private lastRawAt = 0;
   private readonly watched = new Set<string>();
 
   start(folders: readonly string[], signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
-    const added = folders.map((folder) => path.resolve(folder)).filter((folder) => !this.watched.has(folder));
-    for (const folder of added) this.watched.add(folder);
-    if (this.watcher && added.length > 0) {
-      // A folder added to the workspace later: watched from now on (chokidar emits 'ready' only once).
-      this.watcher.add(added);
-    }
-    if (!this.ready) {
-      const watcher = watch([...folders], {
+    const resolved = folders.map((folder) => path.resolve(folder));
+    const added = [...new Set(resolved.filter((folder) => !this.watched.has(folder)))];
+    if (added.length > 0) {
+      for (const folder of added) this.watched.add(folder);
+      const watcher = watch(added, {
         ignoreInitial: true,
         // Unlink events at once: "atomic" would hold them 100 ms to merge editor save dances.
         atomic: false,
@@ -53,12 +59,16 @@ export class ChokidarChangeFeed implements FileChangeFeed {
         // Skipped folders below a workspace folder; never the workspace folder itself (one may be called `venv`).
         ignored: (file: string) => !this.watched.has(path.resolve(file)) && SNAPSHOT_SKIP_DIRS.has(path.basename(file)),
       });
-      this.watcher = watcher;
+      this.watchers.push(watcher);
       watcher.on('all', (name: string, file: string) => this.dispatch(name, file));
+      watcher.on('raw', () => {
+        this.lastRawAt = Date.now();
+      });
       watcher.on('error', () => undefined);
-      this.ready = new Promise((resolve) => watcher.once('ready', () => resolve()));
+      const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+      for (const folder of added) this.ready.set(folder, ready);
     }
-    return raceAbort(this.ready, signal);
+    return raceAbort(Promise.all(resolved.map((folder) => this.ready.get(folder))).then(() => undefined), signal);
   }
 
   onChange(listener: (event: FileChangeEvent) => void): () => void {
@@ -66,24 +76,38 @@ export class ChokidarChangeFeed implements FileChangeFeed {
     return () => this.listeners.delete(listener);
   }
 
-  async settle(): Promise<void> {
-    if (!this.watcher) return;
+  /**
+   * Waits for the events of changes already made: none when the kernel reported no change since
+   * `since`; else until a processed event followed the last raw change and `WATCH_SETTLE_AFTER_EVENT_MS`
+   * passed quietly, or `WATCH_SETTLE_QUIET_MS` of quiet (a raw change chokidar drops has no event),
+   * at most `WATCH_SETTLE_MAX_MS`.
+   */
+  async settle(since?: number): Promise<void> {
+    if (this.watchers.length === 0) return;
+    // Let the kernel's pending notifications reach the watcher before asking: two check phases
+    // have a poll phase between them, whatever phase this started in.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const started = Date.now();
-    await sleep(WATCH_SETTLE_QUIET_MS);
+    if (since !== undefined && this.lastRawAt < since && this.lastEventAt < since) return;
     for (;;) {
-      const quietFor = Date.now() - this.lastEventAt;
-      if (quietFor >= WATCH_SETTLE_QUIET_MS || Date.now() - started >= WATCH_SETTLE_MAX_MS) return;
-      await sleep(WATCH_SETTLE_QUIET_MS - quietFor);
+      const now = Date.now();
+      if (now - started >= WATCH_SETTLE_MAX_MS) return;
+      const lastActivity = Math.max(this.lastRawAt, this.lastEventAt);
+      const caughtUp = this.lastEventAt >= this.lastRawAt;
+      const needed = caughtUp ? WATCH_SETTLE_AFTER_EVENT_MS : WATCH_SETTLE_QUIET_MS;
+      const quietFor = now - lastActivity;
+      if (quietFor >= needed) return;
+      await sleep(needed - quietFor);
     }
   }
 
   async dispose(): Promise<void> {
     this.listeners.clear();
-    const watcher = this.watcher;
-    this.watcher = undefined;
-    this.ready = undefined;
+    const watchers = this.watchers.splice(0);
+    this.ready.clear();
     this.watched.clear();
-    await watcher?.close();
+    await Promise.all(watchers.map((watcher) => watcher.close()));
   }
 
   private dispatch(name: string, file: string): void {

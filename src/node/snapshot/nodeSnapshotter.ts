@@ -36,6 +36,8 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
   async begin(folders: readonly string[], signal: AbortSignal): Promise<SnapshotSession> {
     const roots = folders.map((folder) => path.resolve(folder));
     const events = new Map<string, EventRecord>();
+    // Wall-clock (the watcher stamps with Date.now()), 1 ms early so a change in the same ms counts.
+    const since = Date.now() - 1;
     const unsubscribe = await this.subscribe(roots, events, signal);
     try {
       const before = await Promise.all(roots.map((root) => this.walk(root, signal)));
@@ -45,7 +47,7 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
           (finished ??= (async () => {
             try {
               const after = await Promise.all(roots.map((root) => this.walk(root)));
-              if (unsubscribe) await this.feed!.settle();
+              if (unsubscribe) await this.feed!.settle(since);
               return await diffWorkspace({ folders: roots, before, after, events });
             } finally {
               unsubscribe?.();

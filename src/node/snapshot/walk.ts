@@ -1,7 +1,8 @@
 // W's workspace walk (spec §5): at most 4 levels deep and 500 files, skipping VCS and dependency
 // folders and editor/bytecode droppings. Records the folders it saw, so a folder that appears
 // between two walks can be explored past the limits.
-import { lstat, readdir } from 'node:fs/promises';
+import { lstatSync, readdirSync, type Dirent } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import * as path from 'node:path';
 
 /** W: the walk goes at most this many levels down (a file at `a/b/c/d.txt` is on level 4). */
@@ -14,6 +15,12 @@ export const SNAPSHOT_SKIP_DIRS: ReadonlySet<string> = new Set([
 ]);
 /** W skips these file kinds. */
 export const SNAPSHOT_SKIP_SUFFIXES: readonly string[] = ['.pyc', '.swp', '.tmp'];
+/**
+ * The walk reads synchronously (a 500-file walk: about 2.5 ms, against 10 ms awaiting each read in
+ * turn, issue 13) and lets the event loop run after this many directory reads, so a tree of many
+ * empty folders never blocks it for long.
+ */
+export const WALK_YIELD_EVERY_DIRS = 64;
 
 export interface FileStat {
   readonly size: number;
@@ -45,11 +52,13 @@ export async function walkWorkspace(
   const maxFiles = limits.maxFiles ?? SNAPSHOT_MAX_FILES;
   const result: WalkResult = { files: new Map(), dirs: new Set(), frontier: new Set(), capped: false };
   let capped = false;
+  let reads = 0;
   const visit = async (dir: string, depth: number): Promise<void> => {
     signal?.throwIfAborted();
-    let entries;
+    if (++reads % WALK_YIELD_EVERY_DIRS === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    let entries: Dirent[];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       return;
     }
@@ -67,13 +76,22 @@ export async function walkWorkspace(
           capped = true;
           return;
         }
-        const stat = await statFile(full);
+        const stat = statFileSync(full);
         if (stat) result.files.set(full, stat);
       }
     }
   };
   await visit(root, 1);
   return { ...result, capped };
+}
+
+function statFileSync(file: string): FileStat | undefined {
+  try {
+    const stat = lstatSync(file, { throwIfNoEntry: false });
+    return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Size and mtime of a regular file; undefined when it is gone or not a file. */
