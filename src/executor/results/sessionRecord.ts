@@ -8,6 +8,16 @@ import type { ArtifactRef, ErrorKind, ToolCallResult } from '../result';
 
 /** Bumped when an entry's shape changes incompatibly. */
 export const SESSION_RECORD_VERSION = 1;
+/**
+ * A string of a recorded input longer than this keeps its head and a note (a 50 MB Write would
+ * otherwise be recorded whole): the record stays bounded whatever the model sends.
+ */
+export const RECORD_MAX_INPUT_STRING_CHARS = 64 * 1024;
+/**
+ * The unbudgeted text kept when no artifact holds it. Larger results were persisted (their artifact is
+ * referenced) or cut for the model; the record keeps this much of them, marked.
+ */
+export const RECORD_MAX_TEXT_CHARS = 1024 * 1024;
 
 export interface SessionHeaderEntry {
   readonly type: 'session';
@@ -62,11 +72,11 @@ export function callRecordEntry(sessionId: string, result: ToolCallResult, input
     callId: result.callId,
     name: result.name,
     group: result.group,
-    input: redactDeep(input, redactor),
+    input: redactDeep(input, redactor, 0, RECORD_MAX_INPUT_STRING_CHARS),
     isError: result.isError,
     errorKind: result.errorKind,
     modelContent: result.modelContent,
-    ...(result.artifact && !result.isError ? {} : { text: result.text }),
+    ...(result.artifact && !result.isError ? {} : { text: bounded(result.text, RECORD_MAX_TEXT_CHARS) }),
     display: result.display,
     media,
     metadata: {
@@ -84,12 +94,24 @@ export function callRecordEntry(sessionId: string, result: ToolCallResult, input
   };
 }
 
-/** Every string of a JSON-like value redacted (keys too); other values as they are. */
-export function redactDeep(value: unknown, redactor: Redactor, depth = 0): unknown {
-  if (typeof value === 'string') return redactor.redact(value);
+/**
+ * Every string of a JSON-like value redacted (keys too); other values as they are. With `maxChars`,
+ * longer strings keep their head and a note of what was left out (redacted before the cut, so a
+ * secret is never cut in half and left half readable).
+ */
+export function redactDeep(value: unknown, redactor: Redactor, depth = 0, maxChars = Number.POSITIVE_INFINITY): unknown {
+  if (typeof value === 'string') return bounded(redactor.redact(value), maxChars);
   if (value === null || typeof value !== 'object' || depth > 64) return value;
-  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redactor, depth + 1));
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redactor, depth + 1, maxChars));
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[redactor.redact(key)] = redactDeep(item, redactor, depth + 1);
+  for (const [key, item] of Object.entries(value)) out[redactor.redact(key)] = redactDeep(item, redactor, depth + 1, maxChars);
   return out;
+}
+
+function bounded(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  let end = maxChars;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}\n[not recorded: ${text.length - end} more chars]`;
 }

@@ -13,6 +13,11 @@ export const FILE_DIFF_CONTEXT_LINES = 3;
 export const FILE_DIFF_MAX_CONTENT_BYTES = 1024 * 1024;
 /** Bounds the diff computation on large rewrites (jsdiff's `maxEditLength`): past it, no hunks, marked cut. */
 export const FILE_DIFF_MAX_EDIT_LENGTH = 20_000;
+/**
+ * A diff line longer than this is cut, with a marker (a minified file is one line): 160 lines of at most
+ * this many chars keep the diff text near 100 KB however large the file.
+ */
+export const FILE_DIFF_MAX_LINE_CHARS = 600;
 
 /** The display of one file change. `before` is '' for a new file, `after` '' for a deleted one. */
 export function buildFileDiffDisplay(path: string, before: string, after: string): FileDiffDisplay {
@@ -31,7 +36,8 @@ export function buildFileDiffDisplay(path: string, before: string, after: string
         truncated = true;
         break outer;
       }
-      lines.push(line);
+      lines.push(line.length > FILE_DIFF_MAX_LINE_CHARS ? cutLine(line) : line);
+      if (line.length > FILE_DIFF_MAX_LINE_CHARS) truncated = true;
     }
   }
   if (truncated) lines.push('… diff truncated');
@@ -44,4 +50,12 @@ export function buildFileDiffDisplay(path: string, before: string, after: string
     diff: lines.join('\n'),
     truncated: truncated || large,
   };
+}
+
+/** The line's start, within the limit, and how much of it is not shown; never splits a surrogate pair. */
+function cutLine(line: string): string {
+  let end = FILE_DIFF_MAX_LINE_CHARS;
+  const code = line.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${line.slice(0, end)}… [${line.length - end} more chars on this line]`;
 }
