@@ -9,7 +9,8 @@ export function utf8Bytes(text: string): number {
 /** The longest prefix of `text` within `maxBytes` UTF-8 bytes, never splitting a code point. */
 export function headWithinBytes(text: string, maxBytes: number): string {
   if (maxBytes <= 0) return '';
-  if (text.length * 3 <= maxBytes || utf8Bytes(text) <= maxBytes) return text;
+  // More chars than bytes allowed means more bytes too: no need to count a long text's bytes.
+  if (text.length * 3 <= maxBytes || (text.length <= maxBytes && utf8Bytes(text) <= maxBytes)) return text;
   const { read } = encoder.encodeInto(text, new Uint8Array(maxBytes));
   return text.slice(0, read ?? 0);
 }
