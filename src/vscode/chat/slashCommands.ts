@@ -25,8 +25,10 @@ export async function listTools(host: CommandHost, stream: vscode.ChatResponseSt
     const def = registry.get(name)!.def;
     const flags = flagsOf(def);
     const labels = [flags.readOnly ? 'read-only' : `changes: ${flags.sideEffectScope}`, flags.concurrentSafe ? 'parallel' : 'serial', ...(flags.destructive ? ['destructive'] : []), ...(flags.alwaysAsk ? ['always asks'] : [])];
-    // A call that names no path, command or URL: the mode's verdict for the tool as such.
-    const decision = await Promise.resolve(host.policy.evaluate({ tool: def, input: {}, callId: `tools-${name}`, workspaceFolders: host.workspaceFolders() }, signal)).catch(() => undefined);
+    // The verdict for the tool as such (its flags, the mode, rules on the whole tool): without its
+    // subject, since no path, command or URL is named here.
+    const asSuch = { ...def, permissionSubject: undefined };
+    const decision = await Promise.resolve(host.policy.evaluate({ tool: asSuch, input: {}, callId: `tools-${name}`, workspaceFolders: host.workspaceFolders() }, signal)).catch(() => undefined);
     const rules = host.policy.rules.filter((rule) => rule.tool === name);
     const ruleNote = rules.length > 0 ? ` (${rules.length} rule${rules.length === 1 ? '' : 's'}: ${rules.map((rule) => inlineCode(`${rule.behavior} ${rule.text}`)).join(', ')})` : '';
     rows.push(`| ${inlineCode(name)} | ${labels.join(', ')} | ${decision ? VERDICT[decision.behavior] : 'asks (the policy failed)'}${ruleNote} |`);
