@@ -11,6 +11,7 @@ import type { ToolCall } from '../../executor/contract';
 import type { ToolExecutor } from '../../executor/executor';
 import type { Redactor } from '../../executor/ports/redactor';
 import type { ToolCallResult } from '../../executor/result';
+import { redactionStreamOf } from '../../executor/results/redaction/lineStream';
 import { messagesFromHistory, messagesOfRounds, METADATA_VERSION, type ChatRound, type ChatStopReason, type ChatTurnMetadata } from './chatMetadata';
 import type { DiffLinks } from './diffLinks';
 import { modelErrorSentence } from './modelErrors';
@@ -91,13 +92,20 @@ async function runRound(
   const calls: ToolCall[] = [];
   let text = '';
   let error: unknown;
+  // The model's text is shown redacted too, a whole line at a time (not through the executor's
+  // hold-back stream, which would keep kilobytes of the reply back while it streams).
+  const shown = redactionStreamOf({ redact: (chunk) => host.redactor.redact(chunk) });
   try {
     const response = await request.model.sendRequest([...messages], { tools: [...tools], justification: 'Runs the tools you approve in this workspace.' }, token);
     for await (const part of response.stream) {
       if (part instanceof vscode.LanguageModelTextPart) {
         text += part.value;
-        stream.markdown(part.value);
+        const ready = shown.push(part.value);
+        if (ready) stream.markdown(ready);
       } else if (part instanceof vscode.LanguageModelToolCallPart) {
+        // The text before a call is shown before the call's lines.
+        const before = shown.end();
+        if (before) stream.markdown(before);
         const call: ToolCall = { id: part.callId, name: part.name, input: part.input };
         calls.push(call);
         renderer.expect(call.id, call.name, call.input);
@@ -108,6 +116,8 @@ async function runRound(
     error = caught;
   } finally {
     turn.end();
+    const rest = shown.end();
+    if (rest) stream.markdown(rest);
   }
   try {
     const results = await turn.results();

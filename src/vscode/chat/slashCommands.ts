@@ -93,9 +93,15 @@ export async function switchMode(host: CommandHost, prompt: string, stream: vsco
   return {};
 }
 
+/** An AbortSignal that follows `token`; the listener goes with the request's token. */
 function abortSignalOf(token: vscode.CancellationToken): AbortSignal {
   const controller = new AbortController();
   if (token.isCancellationRequested) controller.abort();
-  else token.onCancellationRequested(() => controller.abort());
+  else {
+    const listener = token.onCancellationRequested(() => {
+      listener.dispose();
+      controller.abort();
+    });
+  }
   return controller.signal;
 }
