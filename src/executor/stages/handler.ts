@@ -5,7 +5,8 @@ import { ToolDeadline } from '../deadline';
 import { formatGoDuration } from '../duration';
 import { LiveCallEvents } from '../results/liveEvents';
 import { openOutputStream } from '../results/openOutputStream';
-import { CancellationError, errorClassOf, projectErrorMessage, ToolTimeoutError } from '../errors';
+import { CallAbort } from '../callAbort';
+import { CancellationError, errorClassOf, projectErrorMessage, quietCancellation, ToolTimeoutError } from '../errors';
 
 /** The result text of a cancelled call when the tool declares none. */
 export const DEFAULT_CANCEL_MESSAGE = 'The user cancelled this tool call before it finished.';
@@ -15,7 +16,7 @@ type Settled = { readonly output: unknown } | { readonly error: unknown } | { re
 export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
   const def = state.entry!.def;
   const name = state.toolName;
-  const controller = new AbortController();
+  const controller = new CallAbort();
   const onTurnAbort = () => controller.abort(state.signal.reason ?? new CancellationError());
   state.signal.addEventListener('abort', onTurnAbort, { once: true });
   const graceMs = def.timeout?.kind === 'none' ? 0 : Math.max(0, def.timeout?.cleanupGraceMs ?? 0);
@@ -24,15 +25,11 @@ export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promi
     controller.abort(new ToolTimeoutError(name, reportedMs, deadline.queuedMs, timeoutMessage(name, reportedMs)));
   });
   state.deadline = deadline;
-  const ctx = makeContext(state, deps, controller.signal, deadline);
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<Settled>((resolve) => {
-    onAbort = () => resolve({ aborted: controller.signal.reason });
-    controller.signal.addEventListener('abort', onAbort, { once: true });
-  });
+  const ctx = makeContext(state, deps, controller, deadline);
+  const aborted = new Promise<Settled>((resolve) => controller.onAbort((reason) => resolve({ aborted: reason })));
   try {
     if (state.signal.aborted) onTurnAbort();
-    controller.signal.throwIfAborted();
+    controller.throwIfAborted();
     deps.emit({ type: 'toolCallStarted', callId: state.call.id, name, input: state.input, flags: state.flags! });
     state.handlerStarted = true;
     state.handlerStartedAt = performance.now();
@@ -45,8 +42,8 @@ export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promi
         (error: unknown): Settled => ({ error }),
       );
     const outcome = await Promise.race([settled, aborted]);
-    if (controller.signal.aborted && !('aborted' in outcome)) {
-      return abortFailure(state, controller.signal.reason);
+    if (controller.aborted && !('aborted' in outcome)) {
+      return abortFailure(state, controller.reason);
     }
     if ('aborted' in outcome) return abortFailure(state, outcome.aborted);
     // A handler that blocked the event loop past its deadline kept the timer from firing: it still timed out.
@@ -59,16 +56,15 @@ export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promi
     }
     return acceptOutput(state, outcome.output);
   } catch (error) {
-    if (controller.signal.aborted || error instanceof CancellationError || error instanceof ToolTimeoutError) return abortFailure(state, controller.signal.reason ?? error);
+    if (controller.aborted || error instanceof CancellationError || error instanceof ToolTimeoutError) return abortFailure(state, controller.reason ?? error);
     // Not a cancel: reading the handler's result threw (a hostile getter). A bad result, not the user's doing.
     return { kind: 'execution', stage: 'handler', message: `tool ${name} returned a result that cannot be read: ${projectErrorMessage(error)}`, errorClass: 'InvalidResult' };
   } finally {
     if (state.handlerStarted) state.handlerEndedAt = performance.now();
     deadline.dispose();
     state.signal.removeEventListener('abort', onTurnAbort);
-    if (onAbort) controller.signal.removeEventListener('abort', onAbort);
     // Let a still-running handler know the call is over.
-    if (!controller.signal.aborted) controller.abort(new CancellationError('tool call finished'));
+    controller.end(() => quietCancellation('tool call finished'));
   }
 }
 
@@ -116,7 +112,7 @@ function acceptOutput(state: CallState, value: unknown): StageFailure | undefine
   return undefined;
 }
 
-function makeContext(state: CallState, deps: ExecutorDeps, signal: AbortSignal, deadline: ToolDeadline): ToolContext {
+function makeContext(state: CallState, deps: ExecutorDeps, abort: CallAbort, deadline: ToolDeadline): ToolContext {
   const live = new LiveCallEvents(state.call.id, deps.emit);
   state.live = live;
   const turn = state.options.turn;
@@ -126,7 +122,9 @@ function makeContext(state: CallState, deps: ExecutorDeps, signal: AbortSignal, 
     sessionId: deps.sessionId,
     workDir: deps.workspaceFolders[0] ?? process.cwd(),
     workspaceFolders: deps.workspaceFolders,
-    signal,
+    get signal() {
+      return abort.signal;
+    },
     deadline,
     files: deps.files,
     artifacts: deps.artifactStore,
@@ -139,7 +137,7 @@ function makeContext(state: CallState, deps: ExecutorDeps, signal: AbortSignal, 
     admitModelRequest: async (own?: AbortSignal) => {
       deadline.pause();
       try {
-        return await deps.admissionGate.acquire(own ? AbortSignal.any([own, signal]) : signal);
+        return await deps.admissionGate.acquire(own ? AbortSignal.any([own, abort.signal]) : abort.signal);
       } finally {
         deadline.resume();
       }

@@ -4,15 +4,18 @@ import { runHookChain } from '../hookChain';
 import { hookInput } from './hookInput';
 
 const NO_DECISIONS: ReadonlySet<string> = new Set();
+/** Post hooks are not cancellable: they get a signal that never aborts (one for all calls). */
+const NEVER_ABORTED = new AbortController().signal;
 
 export async function postToolUseHooks(state: CallState, deps: ExecutorDeps): Promise<void> {
-  if (state.handlerStarted) {
-    const failed = state.failure !== undefined || state.output?.isError === true;
+  const failed = state.failure !== undefined || state.output?.isError === true;
+  // No hooks for this tool: nothing to build or await (issue 13, per-call cost).
+  if (state.handlerStarted && deps.hooks.hooksFor(failed ? 'PostToolUseFailure' : 'PostToolUse', state.toolName).length > 0) {
     const input = failed
       ? hookInput(state, deps, 'PostToolUseFailure', { error: state.text, is_interrupt: state.failure?.kind === 'cancelled' })
       : hookInput(state, deps, 'PostToolUse', { tool_response: state.modelContent });
     // Not cancellable by the turn: the call already happened and its hooks must hear of it.
-    const result = await runHookChain(deps.hooks, input, { stopAtDecision: false, allowedDecisions: NO_DECISIONS, logger: deps.logger }, new AbortController().signal);
+    const result = await runHookChain(deps.hooks, input, { stopAtDecision: false, allowedDecisions: NO_DECISIONS, logger: deps.logger }, NEVER_ABORTED);
     state.hookContext.push(...result.additionalContext);
   }
   if (state.hookContext.length > 0) {

@@ -6,6 +6,7 @@ import { hookInput } from './hookInput';
 const PRE_TOOL_USE_DECISIONS: ReadonlySet<string> = new Set(['allow', 'deny', 'ask']);
 
 export async function preToolUseHooks(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
+  if (deps.hooks.hooksFor('PreToolUse', state.toolName).length === 0) return undefined;
   const result = await runHookChain(
     deps.hooks,
     hookInput(state, deps, 'PreToolUse'),

@@ -1,0 +1,57 @@
+// A call's abort controller, made only when someone asks for its signal (issue 13): most handlers
+// finish without looking, and a controller, its event dispatch and an abort reason with a stack
+// trace cost more than a no-op call itself.
+
+/** Aborts a call once: for the turn, its deadline, or because it is over. */
+export class CallAbort {
+  private controller: AbortController | undefined;
+  private abortedWith: { readonly reason: unknown } | undefined;
+  private listener: ((reason: unknown) => void) | undefined;
+  /** Set when the call ended before anyone took the signal: the reason is made only if someone does. */
+  private endedWith: (() => unknown) | undefined;
+
+  /** The handler's signal; made on first use, already aborted if the call was. */
+  get signal(): AbortSignal {
+    if (this.endedWith && !this.abortedWith) this.abortedWith = { reason: this.endedWith() };
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.abortedWith) this.controller.abort(this.abortedWith.reason);
+    }
+    return this.controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.abortedWith !== undefined || this.endedWith !== undefined;
+  }
+
+  get reason(): unknown {
+    if (this.endedWith && !this.abortedWith) this.abortedWith = { reason: this.endedWith() };
+    return this.abortedWith?.reason;
+  }
+
+  /** The call is over: a signal handed out aborts with `reason()`; one taken later is born aborted. */
+  end(reason: () => unknown): void {
+    if (this.aborted) return;
+    this.listener = undefined;
+    if (this.controller) this.abort(reason());
+    else this.endedWith = reason;
+  }
+
+  /** The one listener of the executor itself, told at the first abort (before nothing, after the signal's own). */
+  onAbort(listener: (reason: unknown) => void): void {
+    this.listener = listener;
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.abortedWith = { reason };
+    this.controller?.abort(reason);
+    const listener = this.listener;
+    this.listener = undefined;
+    listener?.(reason);
+  }
+
+  throwIfAborted(): void {
+    if (this.abortedWith) throw this.abortedWith.reason;
+  }
+}
