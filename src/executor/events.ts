@@ -13,6 +13,10 @@ export interface CallFlags {
 
 /** What the stages of a call emit; the turn adds its id (`TurnEvent`). */
 export type CallEvent =
+  /** A turn began (`label`: what the host calls it, e.g. the chat prompt). */
+  | { readonly type: 'turnStarted'; readonly label?: string }
+  /** Every call of the turn has its final result. */
+  | { readonly type: 'turnEnded'; readonly calls: number; readonly errors: number }
   | {
       readonly type: 'batchGroupStarted';
       readonly group: number;

@@ -37,6 +37,8 @@ export interface TurnOptions {
   readonly context?: unknown;
   /** Start qualifying calls while the model streams. @default true */
   readonly earlyDispatch?: boolean;
+  /** What the host calls this turn, for views and logs (e.g. the chat prompt). */
+  readonly label?: string;
 }
 
 /** What a turn needs from its executor. */
@@ -99,6 +101,7 @@ export class Turn {
     });
     // Nobody may be waiting yet; a bug surfaces through `results()`, never as an unhandled rejection.
     this.done.catch(() => {});
+    deps.emit(options.label === undefined ? { type: 'turnStarted' } : { type: 'turnStarted', label: options.label });
   }
 
   /** Listens to this turn's events only; returns the unsubscribe function. */
@@ -180,7 +183,9 @@ export class Turn {
       this.run.deps.emit({ type: 'batchGroupEnded', group: index, callIds, errors: errorCount(settled) });
       stopped ||= settled.some((call) => call.result.stopTurn);
     }
-    return this.results_.close(this.offered.length);
+    const results = await this.results_.close(this.offered.length);
+    this.run.deps.emit({ type: 'turnEnded', calls: results.length, errors: results.filter((result) => result.isError).length });
+    return results;
   }
 
   private settle(call: Offered, settled: SettledCall): SettledCall {

@@ -165,8 +165,8 @@ describe('call pipeline: permission defaults', () => {
     assert.deepEqual(result.permission, { outcome: 'approved', by: 'user' });
     assert.ok(result.timing.permissionWaitMs >= 40);
     const types = events.map((event) => event.type);
-    // One call is a turn of its own: its group and queued events frame the pipeline's.
-    assert.deepEqual(types, ['batchGroupStarted', 'toolCallQueued', 'permissionRequested', 'permissionResolved', 'toolCallStarted', 'toolCallResult', 'batchGroupEnded']);
+    // One call is a turn of its own: its turn, group and queued events frame the pipeline's.
+    assert.deepEqual(types, ['turnStarted', 'batchGroupStarted', 'toolCallQueued', 'permissionRequested', 'permissionResolved', 'toolCallStarted', 'toolCallResult', 'batchGroupEnded', 'turnEnded']);
   });
 
   it('denies with the user reason', async () => {

@@ -35,7 +35,7 @@ describe('telemetry and log lines', () => {
   it('emits queued, started and result events in order for one call, with recomputed flags', async () => {
     const { executor, events } = makeExecutor([tool('Echo')]);
     await executor.executeBatch([{ id: '1', name: 'Echo', input: {} }]);
-    assert.deepEqual(events.map((event) => event.type), ['batchGroupStarted', 'toolCallQueued', 'toolCallStarted', 'toolCallResult', 'batchGroupEnded']);
+    assert.deepEqual(events.map((event) => event.type), ['turnStarted', 'batchGroupStarted', 'toolCallQueued', 'toolCallStarted', 'toolCallResult', 'batchGroupEnded', 'turnEnded']);
     const started = events.find((event) => event.type === 'toolCallStarted');
     assert.deepEqual(started && 'flags' in started ? started.flags : undefined, {
       readOnly: true,

@@ -199,7 +199,11 @@ describe('turn: events', () => {
       const callIds = heard[index]!.flatMap((event) => ('callId' in event ? [event.callId] : 'result' in event ? [event.result.callId] : []));
       assert.ok(callIds.every((id) => id.endsWith(String(index))), callIds.join());
     });
-    assert.equal(events.filter((event) => 'turnId' in event && event.turnId === turns[0]!.id).length, heard[0]!.length);
+    // The executor's listeners also hear `turnStarted`, emitted before a turn's own listeners can subscribe.
+    const executorHeard = events.filter((event) => 'turnId' in event && event.turnId === turns[0]!.id);
+    assert.equal(executorHeard[0]!.type, 'turnStarted');
+    assert.equal(executorHeard.length, heard[0]!.length + 1);
+    assert.equal(heard[0]!.at(-1)!.type, 'turnEnded');
     assert.notEqual(turns[0]!.id, turns[1]!.id);
   });
 
