@@ -40,6 +40,7 @@ export interface ContainmentReport {
 
 export class ToolContainment {
   private readonly scopes = new AsyncLocalStorage<Scope>();
+  private readonly originalExit = process.exit;
   private readonly realExit = process.exit.bind(process);
   private installed = false;
   private faultCount = 0;
@@ -64,6 +65,15 @@ export class ToolContainment {
     }) as typeof process.exit;
     process.on('uncaughtException', this.onUncaught);
     process.on('unhandledRejection', this.onUnhandled);
+  }
+
+  /** Puts `process.exit` and the fault listeners back (for hosts that run more than one batch). */
+  uninstall(): void {
+    if (!this.installed) return;
+    this.installed = false;
+    process.exit = this.originalExit;
+    process.off('uncaughtException', this.onUncaught);
+    process.off('unhandledRejection', this.onUnhandled);
   }
 
   /** Ends the process with `code`: the only way out once installed. */

@@ -53,7 +53,7 @@ describe('Bash', () => {
     controller.abort();
     const result = await running;
     assert.equal(result.errorKind, 'cancelled');
-    assert.equal(result.modelContent, 'The user cancelled the command; its process tree was stopped.');
+    assert.equal(result.modelContent, 'The user cancelled the command; its process tree is being stopped.');
     await supervisor.idle();
     assert.equal(countProcesses(marker), 0);
   });

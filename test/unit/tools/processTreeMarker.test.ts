@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { markedProcesses, ProcessSupervisor, TREE_MARKER_VARIABLE } from '../../../src/tools/processTree';
+import { countProcesses, uniqueSleep, until } from './processes';
+
+describe('process trees: the environment marker', () => {
+  it('finds a setsid daemon that left the tree and the group, and the kill stops it', async () => {
+    const supervisor = new ProcessSupervisor();
+    const marker = uniqueSleep();
+    const tree = supervisor.start('/bin/sh', ['-c', `setsid sleep ${marker} & echo started`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await tree.exited;
+    await until(() => countProcesses(marker) === 1);
+    const report = await tree.kill();
+    assert.equal(report.signalled >= 1, true);
+    assert.deepEqual(report.survivors, []);
+    assert.equal(countProcesses(marker), 0);
+    await supervisor.dispose();
+  });
+
+  it('gives each tree its own marker, inherited by its children', async () => {
+    const supervisor = new ProcessSupervisor();
+    const a = supervisor.start('/bin/sh', ['-c', `echo "$${TREE_MARKER_VARIABLE}"`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const b = supervisor.start('/bin/sh', ['-c', `echo "$${TREE_MARKER_VARIABLE}"`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const read = async (tree: typeof a) => {
+      let out = '';
+      for await (const chunk of tree.child.stdout!) out += String(chunk);
+      return out.trim();
+    };
+    const [markerA, markerB] = await Promise.all([read(a), read(b)]);
+    assert.match(markerA, /^[0-9a-f-]{36}$/);
+    assert.notEqual(markerA, markerB);
+    assert.deepEqual(markedProcesses(new Set(['no-such-marker'])), []);
+    await supervisor.dispose();
+  });
+});
