@@ -22,6 +22,11 @@ export const READ_MAX_LINE_CHARS = 2000;
 export const READ_MAX_OUTPUT_BYTES = 100 * 1024;
 /** Largest image returned as a media part (the Anthropic API's per-image limit is 5 MB). */
 export const READ_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+/**
+ * Files up to this size are read in one go and split in memory: one read instead of a stat, an
+ * open, a sniff and a line stream (issue 13: most files an agent reads are small).
+ */
+export const READ_WHOLE_FILE_MAX_BYTES = 256 * 1024;
 /** Past this size the lines after the requested range are not counted, only announced. */
 export const READ_COUNT_LINES_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -81,13 +86,14 @@ async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolOutput<
   }
   const mimeType = imageMimeType(file);
   if (mimeType) return readImage(file, stats, mimeType, ctx);
-  const head = await readHead(file, ctx.signal);
+  const whole = stats.size <= READ_WHOLE_FILE_MAX_BYTES ? await fs.readFile(file, { signal: ctx.signal }) : undefined;
+  const head = whole ? whole.subarray(0, BINARY_SNIFF_BYTES) : await readHead(file, ctx.signal);
   if (looksBinary(head)) {
     return failure(`${file} is a binary file (${describeBinary(head, file)}, ${formatBytes(stats.size)}); Read shows text and images only.`);
   }
   const start = Math.max(1, input.offset ?? 1);
   const limit = input.limit ?? READ_DEFAULT_LIMIT_LINES;
-  const page = await readLines(file, head, stats.size, start, limit, ctx.signal);
+  const page = whole ? pageOfWhole(whole, head, start, limit) : await readLines(file, head, stats.size, start, limit, ctx.signal);
   ctx.files.record(file, stamp);
   if (page.lines.length === 0) {
     return failure(`${file} has ${page.totalLines} line${page.totalLines === 1 ? '' : 's'}; offset ${start} is past the end.`);
@@ -118,39 +124,72 @@ async function readLines(file: string, head: Uint8Array, size: number, start: nu
   const stream = source ? undefined : createReadStream(file, { encoding: headIsUtf8(head) ? 'utf8' : 'latin1' });
   const onAbort = () => stream?.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
   signal.addEventListener('abort', onAbort, { once: true });
-  const lines: string[] = [];
-  let lineNo = 0;
-  let bytes = 0;
-  let stoppedAtBytes = false;
-  let hasMore = false;
-  const countRest = size <= READ_COUNT_LINES_MAX_BYTES;
+  const pager = new Pager(start, limit, size <= READ_COUNT_LINES_MAX_BYTES);
   try {
     const input = source ? splitLines(source[0]!) : createInterface({ input: stream!, crlfDelay: Infinity });
     for await (const raw of input) {
-      lineNo++;
-      if (lineNo < start) continue;
-      if (lines.length < limit && !stoppedAtBytes) {
-        const line = formatLine(lineNo, lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw);
-        const lineBytes = utf8Bytes(line) + 1;
-        if (bytes + lineBytes > READ_MAX_OUTPUT_BYTES && lines.length > 0) {
-          stoppedAtBytes = true;
-        } else {
-          lines.push(line);
-          bytes += lineBytes;
-          continue;
-        }
-      }
-      hasMore = true;
-      if (!countRest) break;
-      if ((lineNo & 0xffff) === 0) signal.throwIfAborted();
+      if (!pager.add(raw)) break;
+      if ((pager.lineNo & 0xffff) === 0) signal.throwIfAborted();
     }
     signal.throwIfAborted();
   } finally {
     signal.removeEventListener('abort', onAbort);
     stream?.destroy();
   }
-  // At the end of the file the count is exact whatever its size.
-  return { lines, totalLines: countRest || !hasMore ? lineNo : undefined, hasMore, stoppedAtBytes };
+  return pager.page();
+}
+
+/**
+ * The page of a small file already in memory, decoded and split as `readLines` would: UTF-16 at
+ * `\n` or `\r\n`, anything else where readline ends a line (`\n`, `\r\n` or `\r`).
+ */
+function pageOfWhole(whole: Buffer, head: Uint8Array, start: number, limit: number): Page {
+  const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
+  const text = utf16 ? decodeText(whole).text : whole.toString(headIsUtf8(head) ? 'utf8' : 'latin1');
+  const pager = new Pager(start, limit, true);
+  const lines = text.split(utf16 ? /\r?\n/ : /\r\n|\n|\r/);
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  for (const raw of lines) if (!pager.add(raw)) break;
+  return pager.page();
+}
+
+/** Collects the requested lines, numbered and capped, and counts the rest (when `countRest`). */
+class Pager {
+  lineNo = 0;
+  private readonly lines: string[] = [];
+  private bytes = 0;
+  private stoppedAtBytes = false;
+  private hasMore = false;
+
+  constructor(
+    private readonly start: number,
+    private readonly limit: number,
+    private readonly countRest: boolean,
+  ) {}
+
+  /** False once nothing more is needed from the input. */
+  add(raw: string): boolean {
+    const lineNo = ++this.lineNo;
+    if (lineNo < this.start) return true;
+    if (this.lines.length < this.limit && !this.stoppedAtBytes) {
+      const line = formatLine(lineNo, lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw);
+      const lineBytes = utf8Bytes(line) + 1;
+      if (this.bytes + lineBytes > READ_MAX_OUTPUT_BYTES && this.lines.length > 0) {
+        this.stoppedAtBytes = true;
+      } else {
+        this.lines.push(line);
+        this.bytes += lineBytes;
+        return true;
+      }
+    }
+    this.hasMore = true;
+    return this.countRest;
+  }
+
+  page(): Page {
+    // At the end of the file the count is exact whatever its size.
+    return { lines: this.lines, totalLines: this.countRest || !this.hasMore ? this.lineNo : undefined, hasMore: this.hasMore, stoppedAtBytes: this.stoppedAtBytes };
+  }
 }
 
 function* splitLines(text: string): Generator<string> {
