@@ -42,6 +42,8 @@ export interface BashData {
   readonly leftoversStopped: number;
   /** Processes that outlived every kill (pids): reported, never claimed as killed. */
   readonly survivors?: readonly number[];
+  /** The output stayed open after every kill: a process nothing could find still holds it. */
+  readonly untrackedHolder?: boolean;
   readonly taskId?: string;
 }
 
@@ -105,6 +107,7 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
   let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
   let leftoversStopped = 0;
   let killed: KillReport | undefined;
+  let heldOpen = false;
   try {
     // 1. The shell exits, or the timeout or a cancel comes first.
     const first = await Promise.race([tree.exited.then((value) => ({ value })), stopped]);
@@ -117,7 +120,11 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
       leftoversStopped = killed.signalled;
       // 3. Drain the pipes; only a process that escaped the tree (double fork) can keep them open until the deadline.
       const late = await Promise.race([pumped.then(() => undefined), stopped]);
-      if (late) outcome = late;
+      if (late) {
+        outcome = late;
+        // Still open after the kill: held by a process no kill can find (it left the tree, the group and its marker).
+        heldOpen = !(await settleWithin(pumped, BASH_CLOSE_WAIT_MS));
+      }
     } else {
       killed = await tree.kill();
       exit = await tree.exited.catch(() => exit);
@@ -133,10 +140,16 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
   }
   const durationMs = performance.now() - startedAt;
   stream.close({ exitCode: exit.code, signal: exit.signal });
-  // A late timeout or cancel (a process that escaped held the pipes) kills again: what survives is named.
-  if (outcome !== 'exit' || killed === undefined) killed = await tree.kill();
-  const survivors = killed.survivors;
-  const data: BashData = { exitCode: exit.code, signal: exit.signal, durationMs, timedOut: outcome === 'timeout', leftoversStopped, ...(survivors.length > 0 ? { survivors } : {}) };
+  const survivors = killed?.survivors ?? [];
+  const data: BashData = {
+    exitCode: exit.code,
+    signal: exit.signal,
+    durationMs,
+    timedOut: outcome === 'timeout',
+    leftoversStopped,
+    ...(survivors.length > 0 ? { survivors } : {}),
+    ...(heldOpen ? { untrackedHolder: true } : {}),
+  };
   const timedOut = outcome === 'timeout';
   return { content: summary(outcome, data, timeoutMs), isError: outcome !== 'exit' || exit.code !== 0, ...(timedOut ? { timedOut } : {}), data };
 }
@@ -145,7 +158,11 @@ function summary(outcome: 'exit' | 'timeout' | 'cancel', data: BashData, timeout
   const took = formatGoDuration(Math.round(data.durationMs));
   const lines: string[] = [];
   const survivors = data.survivors ?? [];
-  const ended = survivors.length === 0 ? 'its process tree was killed' : `its process tree was signalled, but ${survivors.length} process${survivors.length === 1 ? '' : 'es'} could not be stopped (pid ${survivors.join(', ')})`;
+  const ended = data.untrackedHolder
+    ? 'its process tree was signalled, but a process that left it (and its environment) still holds the output and could not be stopped'
+    : survivors.length === 0
+      ? 'its process tree was killed'
+      : `its process tree was signalled, but ${survivors.length} process${survivors.length === 1 ? '' : 'es'} could not be stopped (pid ${survivors.join(', ')})`;
   if (outcome === 'timeout') {
     lines.push(
       `[Command timed out after ${formatGoDuration(timeoutMs)} and ${ended}. ` +

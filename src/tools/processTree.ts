@@ -4,7 +4,8 @@
 //
 // A process can leave both the tree and the group (`setsid`, a double fork): on Linux each tree's
 // processes also carry a marker in their environment, which children inherit, so what a tree started
-// is found through `/proc/<pid>/environ` wherever it went. A kill reports what survived it; nothing
+// is found through `/proc/<pid>/environ` wherever it went; one that also dropped its environment
+// (`env -i`) but still holds the tree's output pipe is found through `/proc/<pid>/fd`. A kill reports what survived it; nothing
 // claims a kill that did not happen.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -67,12 +68,15 @@ export class ProcessSupervisor {
     });
     exited.catch(() => {});
     let killing: Promise<KillReport> | undefined;
+    // The output pipes, as the kernel names them: a process holding one was started by this tree, even
+    // after it left the tree, the group and its environment (`env -i setsid ...`).
+    const pipes = outputPipes(pid);
     const tree: ProcessTree & { marker: string } = {
       child,
       pid,
       marker,
       exited,
-      kill: () => (killing ??= this.track(killTree(pid, marker))),
+      kill: () => (killing ??= this.track(killTree(pid, marker, pipes))),
     };
     this.live.add(tree);
     killOnExit(this.live);
@@ -151,7 +155,7 @@ function killOnExit(live: ReadonlySet<ProcessTree>): void {
 /** The process-wide supervisor the built-in tools use unless given another. */
 export const defaultProcessSupervisor = new ProcessSupervisor();
 
-async function killTree(pid: number, marker: string): Promise<KillReport> {
+async function killTree(pid: number, marker: string, pipes: ReadonlySet<string>): Promise<KillReport> {
   if (isWindows) {
     await new Promise<void>((resolve) => {
       const killer = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' });
@@ -162,7 +166,7 @@ async function killTree(pid: number, marker: string): Promise<KillReport> {
   }
   // Descendants are listed before any signal: a child that left the group (setsid) is still found
   // through its parent while the parent lives, and through its marker after.
-  const members = () => [...descendantsOf(pid), ...groupMembers(pid), ...markedProcesses(new Set([marker]))];
+  const members = () => [...descendantsOf(pid), ...groupMembers(pid), ...markedProcesses(new Set([marker])), ...pipeHolders(pipes)];
   const targets = new Set([pid, ...members()].filter(isAlive));
   if (targets.size === 0) return { signalled: 0, forced: 0, survivors: [] };
   signalAll(pid, targets, 'SIGTERM');
@@ -177,6 +181,52 @@ async function killTree(pid: number, marker: string): Promise<KillReport> {
   const confirmBy = Date.now() + KILL_CONFIRM_MS;
   while (Date.now() < confirmBy && stubborn.some(isAlive)) await delay(KILL_CHECK_INTERVAL_MS);
   return { signalled: targets.size, forced: stubborn.length, survivors: stubborn.filter(isAlive) };
+}
+
+/** The pipes (`pipe:[inode]`, `socket:[inode]`) of a just-started process's stdout and stderr (Linux; empty elsewhere). */
+function outputPipes(pid: number): Set<string> {
+  const pipes = new Set<string>();
+  if (process.platform !== 'linux') return pipes;
+  for (const fd of [1, 2]) {
+    try {
+      const link = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+      // Node's stdio pipes are socket pairs; the child's end is held only by what the child started.
+      if (link.startsWith('pipe:') || link.startsWith('socket:')) pipes.add(link);
+    } catch {
+      // Already gone, or not ours to read.
+    }
+  }
+  return pipes;
+}
+
+/** Live processes (other than this one) with one of `pipes` open: whoever still holds a tree's output. */
+export function pipeHolders(pipes: ReadonlySet<string>): number[] {
+  if (process.platform !== 'linux' || pipes.size === 0) return [];
+  const found: number[] = [];
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let fds: string[];
+    try {
+      fds = fs.readdirSync(`/proc/${entry}/fd`);
+    } catch {
+      continue;
+    }
+    const holds = fds.some((fd) => {
+      try {
+        return pipes.has(fs.readlinkSync(`/proc/${entry}/fd/${fd}`));
+      } catch {
+        return false;
+      }
+    });
+    if (holds && isAlive(Number(entry))) found.push(Number(entry));
+  }
+  return found;
 }
 
 /**

@@ -9,7 +9,7 @@ import { createPolicyFromSettings } from '../../src/executor/policy/index';
 import { errorClassOf, projectErrorMessage } from '../../src/executor/errors';
 import { buildFileDiffDisplay } from '../../src/executor/results/displays/fileDiff';
 import { PLANTED } from '../unit/executor/results/secrets';
-import { checkInvariants, FIXTURES, HOSTILE_TOOLS, runCli, type Run, type RunOptions } from './harness';
+import { checkInvariants, commandLine, FIXTURES, HOSTILE_TOOLS, runCli, type Run, type RunOptions } from './harness';
 
 export type DefectClass = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
@@ -86,6 +86,10 @@ function core(id: string, defectClass: DefectClass, fault: string, expected: str
 }
 
 const settingsArgs = ['--settings', '{base}/settings.json'];
+/** Live processes whose command line is exactly `command` (for those that shed the entry's marker). */
+function processesRunning(command: string): number {
+  return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && commandLine(Number(entry)) === command).length;
+}
 const result = (run: Run, id: string) => run.results.find((line) => line.id === id)!;
 const hostile = ['--tools', HOSTILE_TOOLS];
 const allow = ['--approve', 'allow'];
@@ -365,6 +369,14 @@ cli('setsid-daemon-holds-pipe', 5, 'a command starts a setsid daemon that holds 
   check: (run) => {
     assert.equal(result(run, 'c').isError, false, result(run, 'c').content);
     assert.match(result(run, 'c').content, /was stopped/);
+  },
+});
+cli('env-i-setsid', 5, 'a daemon started with `env -i setsid` (no marker) that holds the output', 'found as the holder of the output pipe and stopped', {
+  calls: [call('c', 'Bash', { command: 'env -i setsid sleep 53.5 & echo started' })],
+  extra: allow,
+  check: async (run) => {
+    assert.match(result(run, 'c').content, /1 process the command left running was stopped/);
+    assert.equal(processesRunning('sleep 53.5'), 0);
   },
 });
 cli('double-fork', 5, 'a double fork `(sleep 42 &)` leaves the group', 'stopped after the command exits', { calls: [call('c', 'Bash', { command: '( sleep 42 & ) ; echo forked' })], extra: allow });

@@ -33,3 +33,18 @@ describe('process trees: the environment marker', () => {
     await supervisor.dispose();
   });
 });
+
+describe('process trees: holders of the output pipe', () => {
+  it('finds a daemon that dropped its environment (env -i setsid) but holds the output', async () => {
+    const supervisor = new ProcessSupervisor();
+    const marker = uniqueSleep();
+    const tree = supervisor.start('/bin/sh', ['-c', `env -i setsid sleep ${marker} & echo started`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    tree.child.stdout!.resume();
+    await tree.exited;
+    await until(() => countProcesses(marker) === 1);
+    const report = await tree.kill();
+    assert.deepEqual(report.survivors, []);
+    assert.equal(countProcesses(marker), 0);
+    await supervisor.dispose();
+  });
+});
