@@ -15,6 +15,29 @@ const metafile = process.argv.includes('--metafile');
 // createRequire with it); in a CommonJS bundle esbuild leaves it undefined, so point it at the bundle.
 const IMPORT_META_URL_SHIM = "var __import_meta_url = require('node:url').pathToFileURL(__filename).href;";
 
+/**
+ * WebFetch alone converts HTML, and turndown brings a whole DOM (domino, about a quarter of the
+ * bundle): it goes to its own file, `dist/turndown.js`, loaded on the first conversion. In the
+ * bundles `turndown` is a stand-in constructor that requires that file then (issue 13: load time).
+ * @type {import('esbuild').Plugin}
+ */
+const lazyTurndown = {
+  name: 'lazy-turndown',
+  setup(build) {
+    build.onResolve({ filter: /^turndown$/ }, () => ({ path: 'turndown', namespace: 'lazy-turndown' }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-turndown' }, () => ({
+      loader: 'js',
+      contents: [
+        'let Real;',
+        'module.exports = function TurndownService(options) {',
+        "  Real ??= require(require('node:path').join(__dirname, 'turndown.js'));",
+        '  return new Real(options);',
+        '};',
+      ].join('\n'),
+    }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   banner: { js: IMPORT_META_URL_SHIM },
@@ -28,10 +51,13 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
   metafile,
+  plugins: [lazyTurndown],
 };
 
 const targets = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'] },
+  // What the stand-in above loads: turndown and its DOM, for both bundles (they sit side by side).
+  { ...common, plugins: [], entryPoints: ['turndown'], outfile: `${outdir}/turndown.js` },
   {
     ...common,
     entryPoints: ['src/cli/main.ts'],

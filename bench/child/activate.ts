@@ -3,15 +3,21 @@
 // extension host adds its own costs; this measures what the bundle itself costs to load and start.
 // Usage: node out/bench/child/activate.js path/to/extension.js
 import Module from 'node:module';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 /** Anything: callable, constructible, every property another stub; settings read as unset. */
 function stub(name: string): unknown {
   const target = function () {} as unknown as object;
+  const assigned = new Map<PropertyKey, unknown>();
   return new Proxy(target, {
+    set(_target, key, value) {
+      assigned.set(key, value);
+      return true;
+    },
     get(_target, key) {
+      if (assigned.has(key)) return assigned.get(key);
       if (key === 'then' || key === Symbol.iterator || key === Symbol.asyncIterator) return undefined;
       if (key === Symbol.toPrimitive) return () => name;
       if (key === 'get') return () => undefined;
@@ -29,10 +35,14 @@ function stub(name: string): unknown {
 const STORAGE = mkdtempSync(path.join(tmpdir(), 'bench-ext-'));
 
 const extensionPath = path.resolve(process.argv[2] ?? 'dist/extension.js');
-const NAMESPACES = ['window', 'workspace', 'commands', 'languages', 'env', 'lm', 'chat', 'ExtensionMode', 'ProgressLocation', 'ViewColumn',
-  'LanguageModelChatMessageRole', 'EventEmitter', 'Disposable', 'Uri', 'Range', 'DocumentLink', 'CancellationError', 'LanguageModelError',
-  'LanguageModelTextPart', 'LanguageModelToolCallPart', 'LanguageModelToolResultPart', 'LanguageModelChatMessage', 'ChatResponseMarkdownPart',
-  'MarkdownString', 'ThemeIcon', 'Position', 'Selection', 'TextEdit', 'WorkspaceEdit', 'CancellationTokenSource'];
+/** Every top-level name of the `vscode` API, from its type declarations (the extension may use any). */
+function apiNames(): string[] {
+  const declarations = readFileSync(require.resolve('@types/vscode/index.d.ts'), 'utf8');
+  const names = new Set<string>();
+  for (const match of declarations.matchAll(/^\s{1,8}export (?:class|namespace|enum|function|const|let) ([A-Za-z_$][\w$]*)/gm)) names.add(match[1]!);
+  return [...names];
+}
+const NAMESPACES = apiNames();
 /** The `vscode` module: a plain object (a bundle copies its own keys), each namespace a stub. */
 const vscode = Object.fromEntries(NAMESPACES.map((name) => [name, stub(`vscode.${name}`)]));
 const originalLoad = (Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown })._load;
