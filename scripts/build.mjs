@@ -4,6 +4,7 @@
 import * as esbuild from 'esbuild';
 
 import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const production = process.argv.includes('--production');
@@ -38,6 +39,32 @@ const lazyTurndown = {
   },
 };
 
+/**
+ * zod's `locales` namespace re-exports the messages of every language (about 260 KB); we never call
+ * `z.config(z.locales.xx())`, and zod itself imports `en` on its own, so the namespace keeps `en` only.
+ * @type {import('esbuild').Plugin}
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.c?js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)) return undefined;
+      const cjs = args.path.endsWith('.cjs');
+      return { path: path.join(args.resolveDir, args.path), namespace: cjs ? 'zod-locales-cjs' : 'zod-locales' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+      contents: "export { default as en } from './en.js';",
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales-cjs' }, (args) => ({
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+      contents: "exports.en = require('./en.cjs').default;",
+    }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   banner: { js: IMPORT_META_URL_SHIM },
@@ -51,7 +78,7 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
   metafile,
-  plugins: [lazyTurndown],
+  plugins: [lazyTurndown, zodEnglishOnly],
 };
 
 const targets = [
