@@ -86,3 +86,19 @@ export function runTimed(command: string, args: readonly string[], options: { cw
 }
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+let bundleDir: Promise<string> | undefined;
+
+/**
+ * The production bundles (`npm run package` ships them: minified, no source maps), built once per
+ * run into a temporary folder, with esbuild's metafile next to each.
+ */
+export function productionBundle(): Promise<string> {
+  bundleDir ??= (async () => {
+    const outdir = mkdtempSync(path.join(tmpdir(), 'bench-bundle-'));
+    const build = await runTimed(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs'), '--production', `--outdir=${outdir}`, '--metafile'], { cwd: REPO_ROOT });
+    if (build.code !== 0) throw new Error('production build failed');
+    return outdir;
+  })();
+  return bundleDir;
+}

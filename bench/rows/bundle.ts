@@ -1,8 +1,7 @@
 // Row 10: the production extension bundle's size (and its largest packages), and load + activate().
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { fmt, REPEATS, REPO_ROOT, runTimed, stat, type Row } from '../lib';
+import { fmt, productionBundle, REPEATS, REPO_ROOT, runTimed, stat, type Row } from '../lib';
 
 const KIB = 1024;
 
@@ -23,9 +22,7 @@ function weights(meta: Metafile, outfile: string): Array<[string, number]> {
 }
 
 export async function bundleRow(): Promise<Row> {
-  const outdir = mkdtempSync(path.join(tmpdir(), 'bench-bundle-'));
-  const build = await runTimed(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs'), '--production', `--outdir=${outdir}`, '--metafile'], { cwd: REPO_ROOT });
-  if (build.code !== 0) throw new Error('production build failed');
+  const outdir = await productionBundle();
   const extension = path.join(outdir, 'extension.js');
   const size = statSync(extension).size / KIB;
   const meta = JSON.parse(readFileSync(`${extension}.meta.json`, 'utf8')) as Metafile;

@@ -10,6 +10,12 @@ import { ChokidarChangeFeed } from './chokidarFeed';
 import { diffWorkspace, type EventRecord } from './diff';
 import { SNAPSHOT_MAX_DEPTH, SNAPSHOT_MAX_FILES, walkWorkspace } from './walk';
 
+/**
+ * `warmUp` waits this long before the watcher's initial scan starts: a scan of a large workspace
+ * floods the file-system thread pool, and a short run of read-only calls (a fresh `tool-exec` doing
+ * one Read) should not queue behind it (issue 13). The first snapshot starts it at once.
+ */
+export const WARM_UP_DELAY_MS = 250;
 /** Events kept per call; past it the rest are dropped (a call rewriting a whole tree still ends). */
 export const MAX_EVENTS_PER_CALL = 20_000;
 
@@ -26,6 +32,7 @@ export interface NodeSnapshotterOptions {
 export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
   private readonly feed: FileChangeFeed | undefined;
   private feedBroken = false;
+  private warmUpTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly logger: Logger;
 
   constructor(private readonly options: NodeSnapshotterOptions = {}) {
@@ -61,16 +68,26 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
   }
 
   /**
-   * Starts the watcher now, so the first call does not pay for its initial scan (about 3 s for
-   * 20000 files, see bench/snapshotCost.ts). Failures surface, logged, at the first `begin`.
+   * Starts the watcher soon (after `WARM_UP_DELAY_MS`, or at the first `begin`), so the first call
+   * does not pay for its initial scan (about 3 s for 20000 files, see bench/snapshotCost.ts).
+   * Failures surface, logged, at the first `begin`.
    */
   warmUp(folders: readonly string[]): void {
     if (!this.feed || this.feedBroken) return;
-    this.feed.start(folders.map((folder) => path.resolve(folder)), new AbortController().signal).catch(() => undefined);
+    const feed = this.feed;
+    clearTimeout(this.warmUpTimer);
+    this.warmUpTimer = setTimeout(() => {
+      this.warmUpTimer = undefined;
+      feed.start(folders.map((folder) => path.resolve(folder)), new AbortController().signal).catch(() => undefined);
+    }, WARM_UP_DELAY_MS);
+    // A process that is done before the delay must not stay for it.
+    this.warmUpTimer.unref?.();
   }
 
   /** Stops the watcher. */
   async dispose(): Promise<void> {
+    clearTimeout(this.warmUpTimer);
+    this.warmUpTimer = undefined;
     await this.feed?.dispose();
   }
 
