@@ -16,6 +16,7 @@ import { DiffLinks } from './vscode/chat/diffLinks';
 import { DEFAULT_MAX_ROUNDS } from './vscode/chat/modelLoop';
 import { PARTICIPANT_ID, registerChatParticipant } from './vscode/chat/participant';
 import { registerDemoModel } from './vscode/demoModel/register';
+import { ToolCallsView } from './vscode/toolCalls/view';
 import { ModalApprovalClient } from './vscode/approvalDialog';
 import { DiffEditorOpener, SNAPSHOT_SCHEME, SnapshotContentProvider } from './vscode/diffEditor';
 import { OutputChannelLogger } from './vscode/logChannel';
@@ -97,6 +98,9 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     vscode.commands.registerCommand(OPEN_ARTIFACT_COMMAND, (uri: string | vscode.Uri) => artifacts.open(uri)),
     diffLinks,
   );
+
+  // The window's turns and calls, live, with their timelines; a status bar count.
+  subscriptions.push(new ToolCallsView({ executor, diffLinks, artifacts, results, workDir: () => workspaceFolders[0] }));
 
   // 4. `@executor` in the chat panel.
   subscriptions.push(

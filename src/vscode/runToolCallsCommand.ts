@@ -61,7 +61,7 @@ export class RunToolCallsCommand {
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
     try {
-      return await this.executor.executeBatch(calls, { signal: controller.signal });
+      return await this.executor.executeBatch(calls, { signal: controller.signal, label: 'Run Tool Calls from Editor' });
     } finally {
       subscription.dispose();
     }

@@ -76,6 +76,25 @@ test('Allow in the modal: the file changes, Open diff shows it, and the saved ou
     await workbench.closeAllEditors();
   }));
 
+test('the Tool Calls view shows the finished turn, and its timeline picture opens', () =>
+  workbench.steps('tool-calls-view', async () => {
+    await workbench.runCommand('Agent Tool Executor: Show Tool Calls');
+    const view = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Tool Calls' }) });
+    // Each model round is a turn: the tour's first round read and searched in parallel.
+    const turn = view.locator('.monaco-list-row', { hasText: '@executor tour' }).filter({ hasText: '2 calls' }).first();
+    await turn.waitFor();
+    await view.locator('.monaco-list-row', { hasText: 'Edit' }).first().waitFor();
+    await workbench.screenshot('chat-10-tool-calls-view');
+    await turn.hover();
+    await turn.locator('.action-label[aria-label="Show Timeline"]').click();
+    await workbench.activeTabTitled('Timeline').waitFor();
+    const picture = workbench.page.frameLocator('iframe.webview').frameLocator('iframe').locator('svg[role="img"]');
+    await picture.waitFor();
+    assert.equal(await picture.locator('rect.running').count(), 2, 'a running bar for the Read and for the Grep');
+    await workbench.screenshot('chat-11-timeline');
+    await workbench.closeAllEditors();
+  }));
+
 test('a follow-up prompt sees the earlier tool results', () =>
   workbench.steps('chat-follow-up', async () => {
     const reply = await workbench.chat('@executor recap');

@@ -32,8 +32,12 @@ export class DiffLinks implements vscode.Disposable {
       void vscode.window.showInformationMessage('Agent Tool Executor: this diff is no longer available (it belongs to an earlier window).');
       return;
     }
-    // The chat keeps the focus, so the user can go on reading the reply.
-    await this.opener.open(entry.display, entry.workDir, { preserveFocus: true });
+    await this.openDisplay(entry.display, entry.workDir);
+  }
+
+  /** Opens a finished change; the chat or view keeps the focus, so the user can go on reading. */
+  openDisplay(display: FileDiffDisplay, workDir: string | undefined): Promise<void> {
+    return this.opener.open(display, workDir, { preserveFocus: true });
   }
 
   dispose(): void {

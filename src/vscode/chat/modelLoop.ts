@@ -16,9 +16,12 @@ import { messagesFromHistory, messagesOfRounds, METADATA_VERSION, type ChatRound
 import type { DiffLinks } from './diffLinks';
 import { modelErrorSentence } from './modelErrors';
 import { ReplyRenderer } from './replyRenderer';
+import { oneLine } from './replyText';
 
 /** Rounds of tool calls in one reply unless `agentToolExecutor.chat.maxRounds` says otherwise. */
 export const DEFAULT_MAX_ROUNDS = 25;
+/** The prompt shown in a turn's label (Tool Calls view) is cut here. Ours. */
+export const TURN_LABEL_MAX_CHARS = 50;
 
 /** What the loop needs from the extension. */
 export interface ChatHost {
@@ -55,7 +58,8 @@ export async function runModelLoop(
     const maxRounds = Math.max(1, host.maxRounds());
     for (let index = 0; index < maxRounds; index++) {
       if (token.isCancellationRequested) return result('cancelled');
-      const round = await runRound(host, request, messages, tools, stream, token, controller.signal);
+      const label = `@executor ${oneLine(host.redactor.redact(request.prompt), TURN_LABEL_MAX_CHARS)}${index > 0 ? ` (round ${index + 1})` : ''}`;
+      const round = await runRound(host, request, messages, tools, stream, token, controller.signal, label);
       rounds.push(round.round);
       if (round.error !== undefined) {
         if (token.isCancellationRequested) return result('cancelled');
@@ -85,9 +89,10 @@ async function runRound(
   stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken,
   signal: AbortSignal,
+  label: string,
 ): Promise<RoundOutcome> {
   const turnContext: ChatTurnContext = { toolInvocationToken: request.toolInvocationToken };
-  const turn = host.executor.beginTurn({ signal, offeredTools: new Set(tools.map((tool) => tool.name)), context: turnContext });
+  const turn = host.executor.beginTurn({ signal, offeredTools: new Set(tools.map((tool) => tool.name)), context: turnContext, label });
   const renderer = new ReplyRenderer(stream, turn, { redactor: host.redactor, diffLinks: host.diffLinks, workspaceFolders: () => host.workspaceFolders() });
   const calls: ToolCall[] = [];
   let text = '';

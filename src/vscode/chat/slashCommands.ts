@@ -54,7 +54,7 @@ export async function runPastedCalls(host: CommandHost, prompt: string, stream: 
     stream.markdown(`Nothing to run: ${escapeMarkdown(parsed.error)}. Paste a JSON array such as \`[{"name": "Read", "input": {"path": "README.md"}}]\` after \`/run\`.`);
     return {};
   }
-  const turn = host.executor.beginTurn({ signal: abortSignalOf(token) });
+  const turn = host.executor.beginTurn({ signal: abortSignalOf(token), label: '@executor /run' });
   const renderer = new ReplyRenderer(stream, turn, { redactor: host.redactor, diffLinks: host.diffLinks, workspaceFolders: () => host.workspaceFolders() });
   try {
     for (const call of parsed.calls) {
