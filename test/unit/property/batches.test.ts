@@ -4,6 +4,7 @@
 // N handlers at once; budgets hold; no planted secret in model text, display, artifact, record or log.
 // A few hundred cases in the unit run; `npm run test:soak` runs 10,000 (TOOL_EXEC_SOAK=1).
 import assert from 'node:assert/strict';
+import { setMaxListeners } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -170,6 +171,8 @@ async function runBatch(spec: BatchSpec): Promise<void> {
     maxConcurrency: spec.concurrency,
   });
   const turn = new AbortController();
+  // Every call of the batch listens to the turn's signal; 14 of them are no listener leak.
+  setMaxListeners(0, turn.signal);
   const cancel = spec.cancelAfterMs === undefined ? undefined : setTimeout(() => turn.abort(), spec.cancelAfterMs);
   try {
     const calls = spec.calls.map((call, i) => ({ id: `c${i}`, name: call.outcome === 'hang' ? 'Hang' : call.serial ? 'Ser' : 'Par', input: { i } }));
