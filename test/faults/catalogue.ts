@@ -351,6 +351,17 @@ cli('secret-in-output', 4, 'a command prints known secret formats', 'masked in c
   secrets: [GITHUB, AWS],
   check: (run) => assert.match(result(run, 'c').content, /REDACTED/),
 });
+const PREFIXED_VALUE = 'Zq8vLw3nXr5tKp2m';
+cli('secret-prefixed-name', 4, 'a command prints `X_SECRET_TOKEN=…` and `DATABASE_PASSWORD=…` (prefixed secret names)', 'the values are masked everywhere (redactor patterns for prefixed names)', {
+  calls: [call('c', 'Bash', { command: `echo X_SECRET_TOKEN=${PREFIXED_VALUE}1; echo DATABASE_PASSWORD=${PREFIXED_VALUE}2; echo 'export MY_APP_API_KEY="${PREFIXED_VALUE}3"'` })],
+  extra: allow,
+  secrets: [`${PREFIXED_VALUE}1`, `${PREFIXED_VALUE}2`, `${PREFIXED_VALUE}3`],
+});
+cli('secret-glued-token', 4, 'a token glued to preceding letters (`id=abc` + a GitHub token)', 'masked everywhere', {
+  calls: [call('c', 'secretOutput', { text: `abc${GITHUB}` })],
+  extra: hostile,
+  secrets: [GITHUB],
+});
 cli('secret-in-crash', 4, 'a handler throws an error holding a secret', 'the crash message is redacted', { calls: [call('c', 'secretCrash', { text: GITHUB })], extra: hostile, secrets: [GITHUB] });
 cli('secret-in-input-record', 4, 'a secret in a call input', 'the session record holds it redacted', { calls: [call('c', 'secretOutput', { text: AWS })], extra: hostile, secrets: [AWS] });
 cli('secret-module-load-error', 4, 'a --tools module fails to load with a secret in its message', 'exit 2, the message redacted', {
