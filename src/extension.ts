@@ -16,7 +16,12 @@ import { DiffLinks } from './vscode/chat/diffLinks';
 import { DEFAULT_MAX_ROUNDS } from './vscode/chat/modelLoop';
 import { PARTICIPANT_ID, registerChatParticipant } from './vscode/chat/participant';
 import { registerDemoModel } from './vscode/demoModel/register';
+import { LiveRedactor } from './vscode/liveRedactor';
+import { ExternalTools } from './vscode/lmTools/externalTools';
+import { declaredLanguageModelTools, registerOwnLanguageModelTools } from './vscode/lmTools/registerOwnTools';
+import { offerReloadOnChange } from './vscode/reloadNeeded';
 import { ToolCallsView } from './vscode/toolCalls/view';
+import { registerRulesList } from './vscode/rulesList';
 import { ModalApprovalClient } from './vscode/approvalDialog';
 import { DiffEditorOpener, SNAPSHOT_SCHEME, SnapshotContentProvider } from './vscode/diffEditor';
 import { OutputChannelLogger } from './vscode/logChannel';
@@ -57,12 +62,17 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
 
   // Claude Code's settings files and VS Code's settings: rules, mode and command hooks.
   const permissions = new SettingsPermissions(() => workspaceFolders, logger);
-  subscriptions.push(permissions);
+  subscriptions.push(permissions, registerRulesList(permissions));
   void permissions.reload();
 
   // 2. The executor.
   const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
-  const redactor = redactorFromSettings(config, logger);
+  // Redaction patterns apply from the next result on when the user changes them.
+  const redactor = new LiveRedactor(() => redactorFromSettings(vscode.workspace.getConfiguration(CONFIG_SECTION), logger));
+  subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(`${CONFIG_SECTION}.redaction.patterns`) && redactor.reload()),
+    offerReloadOnChange(),
+  );
   const registry = new ToolRegistry();
   const executor = new ToolExecutor({
     registry,
@@ -80,6 +90,11 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
   });
   const rgPath = findVsCodeRipgrep(vscode.env.appRoot);
   subscriptions.push({ dispose: registerBuiltinTools(registry, { backgroundTasks: executor, rgPath }) });
+  // Our tools for every agent (vscode.lm.registerTool), and the other extensions' and MCP servers' tools
+  // the user picked (agentToolExecutor.externalTools.include), both through this executor.
+  subscriptions.push(registerOwnLanguageModelTools({ executor, redactor }, declaredLanguageModelTools(context.extension.packageJSON), logger));
+  const externalTools = new ExternalTools(registry, logger);
+  subscriptions.push(externalTools);
 
   // 3. What the user sees: diff editors, results, artifacts.
   const results = new ResultsDocuments();
@@ -113,6 +128,7 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
         policy: permissions,
         workspaceFolders: () => workspaceFolders,
         maxRounds: () => vscode.workspace.getConfiguration(CONFIG_SECTION).get<number>('chat.maxRounds') ?? DEFAULT_MAX_ROUNDS,
+        refreshTools: () => externalTools.sync(),
       },
       context.extensionUri,
     ),
@@ -136,7 +152,7 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     openArtifact: (uri) => artifacts.open(uri),
   };
   if (context.extensionMode === vscode.ExtensionMode.Test) {
-    return { ...api, testing: { setApprovalResponder: (responder) => approvalClient.setResponder(responder), storageRoot, reloadPermissions: () => permissions.reload() } };
+    return { ...api, testing: { setApprovalResponder: (responder) => approvalClient.setResponder(responder), storageRoot, reloadPermissions: () => permissions.reload(), permissionRules: () => permissions.rules, removePermissionRule: (rule) => permissions.removeRule(rule) } };
   }
   return api;
 }

@@ -1,6 +1,7 @@
 // The API `activate` returns: other extensions (and the integration suite) reach the executor here.
 import type * as vscode from 'vscode';
 import type { ToolExecutor } from '../executor/executor';
+import type { PermissionRule } from '../executor/policy/index';
 import type { ToolRegistry } from '../executor/registry';
 import type { ToolCallResult } from '../executor/result';
 import type { ApprovalResponder } from './approvalDialog';
@@ -26,4 +27,8 @@ export interface AgentToolExecutorTesting {
   readonly storageRoot: vscode.Uri;
   /** Reloads permission rules and hooks from the settings now, instead of on the file watcher's next event. */
   reloadPermissions(): Promise<void>;
+  /** The rules in force (what the Permission Rules list shows). */
+  permissionRules(): readonly PermissionRule[];
+  /** What the Permission Rules list's Remove does. */
+  removePermissionRule(rule: PermissionRule): Promise<boolean>;
 }

@@ -8,6 +8,8 @@ import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../executo
 /** The dialog's buttons; VS Code adds Cancel itself, which (like Escape) denies. */
 export const ALLOW = 'Allow';
 export const ALLOW_SESSION = 'Allow for Session';
+/** Keeps the exact rule in the workspace's `.claude/settings.local.json`. */
+export const ALLOW_WORKSPACE = 'Allow in this Workspace';
 export const DENY = 'Deny';
 /** For Write and Edit: opens the proposed change in a diff editor, then asks again. */
 export const REVIEW_DIFF = 'Review Diff…';
@@ -66,7 +68,7 @@ export function approvalDetail(request: ApprovalRequest): string {
 }
 
 function buttons(request: ApprovalRequest, reviewable: boolean): string[] {
-  return [ALLOW, ...(request.sessionAllowed ? [ALLOW_SESSION] : []), ...(reviewable ? [REVIEW_DIFF] : []), DENY];
+  return [ALLOW, ...(request.sessionAllowed ? [ALLOW_SESSION] : []), ...(request.workspaceAllowed ? [ALLOW_WORKSPACE] : []), ...(reviewable ? [REVIEW_DIFF] : []), DENY];
 }
 
 function toAnswer(choice: string | undefined): ApprovalAnswer {
@@ -75,6 +77,8 @@ function toAnswer(choice: string | undefined): ApprovalAnswer {
       return { kind: 'allowOnce' };
     case ALLOW_SESSION:
       return { kind: 'allowSession' };
+    case ALLOW_WORKSPACE:
+      return { kind: 'allowWorkspace' };
     case DENY:
       return { kind: 'deny', reason: 'The user denied this tool call.' };
     default:

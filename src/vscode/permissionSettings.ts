@@ -3,13 +3,15 @@
 // .claude/settings*.json plus VS Code workspace settings. Workspace allow rules and hooks count only
 // in a trusted workspace. The policy is rebuilt when any of them changes; session approvals stay.
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { HookSource } from '../executor/ports/hooks';
 import type { Logger } from '../executor/ports/logger';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../executor/ports/permissionPolicy';
 import { createPolicyFromSettings, parsePermissionMode, type PermissionMode, type PermissionRule, type RulesPolicy } from '../executor/policy/index';
 import { settingsHookSource } from '../node/commandHooks';
-import { loadStandardSettings, mergeSettings } from '../node/settingsFile';
+import { loadStandardSettings, mergeSettings, USER_SETTINGS_FILE, WORKSPACE_SETTINGS_FILES } from '../node/settingsFile';
+import { addAllowRules, removeRule as removeRuleFromFile } from '../node/settingsRules';
 
 const SECTION = 'agentToolExecutor';
 const RULE_KEYS = ['allow', 'ask', 'deny'] as const;
@@ -66,9 +68,47 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
     await this.reload();
   }
 
-  /** The rules in force, for `/tools`. */
+  /** The rules in force, for `/tools` and the rules list. */
   get rules(): readonly PermissionRule[] {
     return this.policy.allRules;
+  }
+
+  /**
+   * "Allow in this workspace": the exact rule of this call goes into the workspace's
+   * `.claude/settings.local.json`, and the user is told so. Workspace allow rules count only in a
+   * trusted workspace, so it is also kept for this session.
+   */
+  async rememberWorkspaceApproval(request: PermissionRequest, signal?: AbortSignal): Promise<void> {
+    const folder = this.workspaceFolders()[0];
+    const rules = await this.policy.approvalRules(request, signal);
+    await this.policy.rememberSessionApproval(request, signal);
+    if (!folder || rules.length === 0) return;
+    const texts = rules.map((rule) => rule.text);
+    const file = await addAllowRules(folder, texts);
+    await this.reload();
+    const where = vscode.workspace.asRelativePath(file);
+    const trust = vscode.workspace.isTrusted ? '' : ' It applies in later sessions once you trust this workspace.';
+    void vscode.window.showInformationMessage(`Agent Tool Executor: added ${texts.join(', ')} to ${where}.${trust}`);
+  }
+
+  /** Removes a rule from where it comes from (this session, a settings file, VS Code settings); false when it was not found. */
+  async removeRule(rule: PermissionRule): Promise<boolean> {
+    let removed = rule.source === 'session' && this.policy.forgetSessionRule(rule.text);
+    if (rule.source === 'user' || rule.source === 'workspace') {
+      const folder = this.workspaceFolders()[0];
+      const files = rule.source === 'user' ? [join(homedir(), USER_SETTINGS_FILE)] : folder ? WORKSPACE_SETTINGS_FILES.map((file) => join(folder, file)) : [];
+      for (const file of files) if (await removeRuleFromFile(file, rule.behavior, rule.text)) removed = true;
+      const config = vscode.workspace.getConfiguration(SECTION);
+      const key = `permissions.${rule.behavior}`;
+      const inspected = config.inspect<string[]>(key);
+      const level = rule.source === 'user' ? inspected?.globalValue : inspected?.workspaceValue;
+      if (level?.includes(rule.text)) {
+        await config.update(key, level.filter((text) => text !== rule.text), rule.source === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace);
+        removed = true;
+      }
+    }
+    await this.reload();
+    return removed;
   }
 
   hooksFor(...args: Parameters<HookSource['hooksFor']>): ReturnType<HookSource['hooksFor']> {

@@ -124,34 +124,52 @@ export class RulesPolicy implements PermissionPolicy {
 
   /** "Allow for this session": an allow rule for exactly what this call touches (never a wider pattern). */
   async rememberSessionApproval(request: PermissionRequest, signal?: AbortSignal): Promise<void> {
+    this.rules.push(...(await this.approvalRules(request, signal)));
+  }
+
+  /**
+   * The allow rules for exactly what this call touches (never a wider pattern), as session rules;
+   * "allow in this workspace" writes their `text` to the workspace's settings.
+   */
+  async approvalRules(request: PermissionRequest, signal?: AbortSignal): Promise<PermissionRule[]> {
     const name = request.tool.name;
+    const rules: PermissionRule[] = [];
     for (const check of await this.checksOf(request, signal ?? new AbortController().signal)) {
       const base = { behavior: 'allow' as const, source: 'session' as const };
       switch (check.kind) {
         case 'command':
           if (check.part.words.every((word) => word.literal)) {
             const words = check.part.words.map((word) => word.value);
-            this.rules.push({ ...base, tool: name, text: `${name}(${check.part.text})`, content: check.part.text, command: { words, prefix: false } });
+            rules.push({ ...base, tool: name, text: `${name}(${check.part.text})`, content: check.part.text, command: { words, prefix: false } });
           }
           break;
         case 'path': {
           const tool = check.fromCommand ? (check.access === 'write' ? 'Edit' : 'Read') : name;
-          for (const real of check.path.real) this.rules.push({ ...base, tool, text: `${tool}(/${real})`, exactPath: real });
+          for (const real of check.path.real) rules.push({ ...base, tool, text: `${tool}(/${real})`, exactPath: real });
           break;
         }
         case 'url':
           if (check.url) {
             const domain = check.url.hostname.toLowerCase();
-            this.rules.push({ ...base, tool: name, text: `${name}(domain:${domain})`, content: `domain:${domain}`, domain });
+            rules.push({ ...base, tool: name, text: `${name}(domain:${domain})`, content: `domain:${domain}`, domain });
           }
           break;
         case 'tool':
-          this.rules.push({ ...base, tool: name, text: name });
+          rules.push({ ...base, tool: name, text: name });
           break;
         default:
           break;
       }
     }
+    return rules;
+  }
+
+  /** Drops a session rule (the rules list of the VS Code host); rules from files are removed from their file. */
+  forgetSessionRule(text: string): boolean {
+    const index = this.rules.findIndex((rule) => rule.source === 'session' && rule.text === text);
+    if (index < 0) return false;
+    this.rules.splice(index, 1);
+    return true;
   }
 
   private async checksOf(request: PermissionRequest, signal: AbortSignal): Promise<Check[]> {

@@ -11,11 +11,15 @@ export interface ApprovalRequest {
   readonly preview?: ApprovalPreview;
   /** Whether "allow for this session" may be offered. */
   readonly sessionAllowed: boolean;
+  /** Whether "allow in this workspace" (a rule written to the workspace's settings) may be offered. */
+  readonly workspaceAllowed?: boolean;
 }
 
 export type ApprovalAnswer =
   | { readonly kind: 'allowOnce' }
   | { readonly kind: 'allowSession' }
+  /** Allowed, and the exact rule is kept in the workspace's settings (`.claude/settings.local.json`). */
+  | { readonly kind: 'allowWorkspace' }
   | { readonly kind: 'deny'; readonly reason?: string };
 
 export interface ApprovalClient {

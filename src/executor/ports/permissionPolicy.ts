@@ -29,4 +29,9 @@ export interface PermissionPolicy {
   evaluate(request: PermissionRequest, signal: AbortSignal): PermissionDecision | Promise<PermissionDecision>;
   /** An "allow for this session" answer: later calls of this tool with this input's pattern are allowed. */
   rememberSessionApproval?(request: PermissionRequest, signal?: AbortSignal): void | Promise<void>;
+  /**
+   * An "allow in this workspace" answer: the same exact rule, kept in the workspace's settings so it
+   * outlives the session. Absent: the answer is not offered.
+   */
+  rememberWorkspaceApproval?(request: PermissionRequest, signal?: AbortSignal): Promise<void>;
 }

@@ -43,6 +43,7 @@ export async function approval(state: CallState, deps: ExecutorDeps): Promise<St
     reason: escapeForDisplay(decision.reason),
     preview: escapePreview(preview ?? defaultPreview(state.input)),
     sessionAllowed: !decision.forced,
+    workspaceAllowed: !decision.forced && deps.permissionPolicy.rememberWorkspaceApproval !== undefined,
   };
   deps.emit({ type: 'permissionRequested', callId: request.callId, name: request.toolName, input: request.input, reason: request.reason, preview: request.preview });
   const waitStart = performance.now();
@@ -58,12 +59,19 @@ export async function approval(state: CallState, deps: ExecutorDeps): Promise<St
   state.decide(approved ? 'approved' : 'denied', verdict.by, verdict.detail);
   state.span.setAttribute('permission.answer', verdict.answer.kind);
   deps.emit({ type: 'permissionResolved', callId: request.callId, outcome: state.permission.outcome, by: verdict.by, waitMs: state.permissionWaitMs });
-  if (verdict.answer.kind === 'allowSession' && !decision.forced) {
+  const lasting = verdict.answer.kind === 'allowSession' || verdict.answer.kind === 'allowWorkspace';
+  // A forced ask is never remembered, whatever a client answered.
+  if (lasting && !decision.forced) {
+    const permissionRequest = { tool: def, input: state.input, callId: state.call.id, workspaceFolders: deps.workspaceFolders };
     try {
-      await deps.permissionPolicy.rememberSessionApproval?.({ tool: def, input: state.input, callId: state.call.id, workspaceFolders: deps.workspaceFolders }, state.signal);
+      if (verdict.answer.kind === 'allowWorkspace' && deps.permissionPolicy.rememberWorkspaceApproval) {
+        await deps.permissionPolicy.rememberWorkspaceApproval(permissionRequest, state.signal);
+      } else {
+        await deps.permissionPolicy.rememberSessionApproval?.(permissionRequest, state.signal);
+      }
     } catch (error) {
-      // The call itself was approved; only the session rule is lost.
-      deps.logger.warn('tool.approval.session_rule_failed', { tool: state.toolName, callId: state.call.id, error: projectErrorMessage(error) });
+      // The call itself was approved; only the lasting rule is lost.
+      deps.logger.warn('tool.approval.session_rule_failed', { tool: state.toolName, callId: state.call.id, answer: verdict.answer.kind, error: projectErrorMessage(error) });
     }
   }
   if (verdict.answer.kind === 'deny') {
