@@ -45,3 +45,42 @@ describe('parseSettings: Claude Code settings.json as it is', () => {
     assert.equal(createPolicyFromSettings({ workspace: { permissions: { defaultMode: 'acceptEdits' } }, workspaceTrusted: false }).mode, 'default');
   });
 });
+
+describe('settings fail closed: a broken part never widens what runs', () => {
+  const tool = (name: string, readOnly = false) => ({ name, description: '', readOnly, sideEffectScope: readOnly ? 'none' : 'workspace' });
+  const evaluate = (policy: ReturnType<typeof createPolicyFromSettings>, name: string, input: unknown, readOnly = false) =>
+    policy.evaluate({ tool: tool(name, readOnly), input, workspaceFolders: ['/tmp'] } as never, new AbortController().signal);
+
+  it('a deny rule that does not parse denies its whole tool; one without a readable tool denies every tool', async () => {
+    const bashOnly = createPolicyFromSettings({ user: { permissions: { deny: ['Bash(rm -rf'], allow: ['Bash', 'Read'] } }, workspaceTrusted: true, workspaceFolders: ['/tmp'] });
+    assert.equal((await evaluate(bashOnly, 'Bash', { command: 'ls' })).behavior, 'deny');
+    assert.equal((await evaluate(bashOnly, 'Read', { file_path: '/tmp/a' }, true)).behavior, 'allow');
+    assert.match(bashOnly.problems[0]!, /permissions\.deny: rule 'Bash\(rm -rf' has no closing parenthesis; denying every Bash call/);
+    const everything = createPolicyFromSettings({ user: { permissions: { deny: ['(oops'] } }, workspaceTrusted: true, workspaceFolders: ['/tmp'] });
+    assert.equal((await evaluate(everything, 'Read', { file_path: '/tmp/a' }, true)).behavior, 'deny');
+  });
+
+  it('a deny list of the wrong shape, or permissions that are not an object, deny every tool; a broken ask list asks', async () => {
+    for (const permissions of [{ deny: 'Bash(rm:*)' }, { deny: { Bash: true } }, { deny: [7] }, 'nope', ['Bash']]) {
+      const policy = createPolicyFromSettings({ user: { permissions }, workspaceTrusted: true, workspaceFolders: ['/tmp'] });
+      assert.equal((await evaluate(policy, 'Read', { file_path: '/tmp/a' }, true)).behavior, 'deny', JSON.stringify(permissions));
+      assert.ok(policy.problems.length > 0);
+    }
+    const asks = createPolicyFromSettings({ user: { permissions: { ask: 'Read' } }, workspaceTrusted: true, workspaceFolders: ['/tmp'] });
+    assert.equal((await evaluate(asks, 'Read', { file_path: '/tmp/a' }, true)).behavior, 'ask');
+  });
+
+  it('broken allow rules are dropped, a mode that is not one is plan, and unknown hook events are only notices', () => {
+    const policy = createPolicyFromSettings({ user: { permissions: { allow: 'Bash', defaultMode: 'bypassPermission' }, hooks: { Stop: [] } }, workspaceTrusted: true, origins: { user: '/home/u/.claude/settings.json' } });
+    assert.equal(policy.mode, 'plan');
+    assert.equal(policy.notices.length, 1);
+    assert.ok(policy.problems.every((problem) => problem.startsWith('/home/u/.claude/settings.json: ')));
+    assert.equal(policy.allRules.some((rule) => rule.behavior === 'allow'), false);
+  });
+
+  it('an allow rule on every tool is refused: only a broken deny or ask becomes one', () => {
+    const policy = createPolicyFromSettings({ user: { permissions: { allow: ['*'] } }, workspaceTrusted: true });
+    assert.equal(policy.allRules.length, 0);
+    assert.match(policy.problems[0]!, /an allow rule must name a tool/);
+  });
+});

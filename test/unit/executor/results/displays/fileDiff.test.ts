@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildFileDiffDisplay, FILE_DIFF_MAX_HUNKS, FILE_DIFF_MAX_LINES } from '../../../../../src/executor/results/displays/fileDiff';
+import { buildFileDiffDisplay, FILE_DIFF_MAX_HUNKS, FILE_DIFF_MAX_LINE_CHARS, FILE_DIFF_MAX_LINES } from '../../../../../src/executor/results/displays/fileDiff';
 
 describe('buildFileDiffDisplay', () => {
   it('builds a unified diff with the diff package', () => {
@@ -26,5 +26,15 @@ describe('buildFileDiffDisplay', () => {
     const display = buildFileDiffDisplay('new.txt', '', after);
     assert.equal(display.truncated, true);
     assert.equal(display.diff.split('\n').length, FILE_DIFF_MAX_LINES + 1);
+  });
+});
+
+describe('buildFileDiffDisplay bounds', () => {
+  it('cuts each diff line at FILE_DIFF_MAX_LINE_CHARS, so one huge line keeps the display small', () => {
+    const display = buildFileDiffDisplay('min.js', '', 'x'.repeat(5_000_000));
+    assert.equal(display.truncated, true);
+    assert.ok(display.diff.split('\n').every((line) => line.length <= FILE_DIFF_MAX_LINE_CHARS + 60));
+    assert.match(display.diff, /… \[\d+ more chars on this line\]/);
+    assert.ok(display.diff.length < FILE_DIFF_MAX_LINES * (FILE_DIFF_MAX_LINE_CHARS + 60));
   });
 });
