@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { REPEATS, REPO_ROOT, type Row } from './lib';
+import { REPEATS, REPO_ROOT, runTimed, type Row } from './lib';
 import { bundleRow } from './rows/bundle';
 import { echoRow, noopRow, readRow } from './rows/pipeline';
 import { bigOutputRow, freshCliRow } from './rows/process';
@@ -25,12 +25,29 @@ const ROWS: ReadonlyArray<readonly [string, () => Promise<Row>]> = [
   ['bundle', bundleRow],
 ];
 
+/**
+ * The same bench at 2e71f6d, before the issue 13 work (this machine, 2026-12-01; the fresh-CLI row then
+ * ran the development bundle, and its time was the watcher's initial scan, not the bundle).
+ */
+const BEFORE: Readonly<Record<string, string>> = {
+  'Read of a 4 KiB file, full pipeline wired like the CLI': '2,305 µs: 11.0× (10.0–20.3); bare executor 8.6×',
+  '`echo hi` through Bash': 'bare executor +1.98 ms; CLI wiring +67.42 ms (67.11–68.34)',
+  'no-op read-only call in a 10,000-call batch': '32.5 µs (31.2–33.5) per call',
+  'Write incl. before/after snapshot, 500 files / 4 levels': '98.4 ms: 18.14× (12.30–28.17)',
+  'Write incl. before/after snapshot, 5,000 files / 8 levels': '70.2 ms: 3.19× (2.28–3.79)',
+  'fresh CLI process, one Read, 5,000-file workspace (production bundle)': '719 ms: 12.41× (12.18–13.19)',
+  'a command printing 1 GiB (and 256 MiB) through Bash': '19.3× (7.7–20.0) (19.4×); peak RSS 127 MiB',
+  'redaction of 10 MiB with 200 planted secrets of 10 formats': '71.1 MiB/s (0.64× the combined regex), 154/200, 1,323 false positives',
+  'head/tail truncation, 1 → 10 → 100 MB': '×10.0 (9.7–16.0), ×20.5 (15.3–35.5) (2.9 → 30.0 → 712.6 ms)',
+  'extension bundle; load + `activate()`': '1,028 KiB (zod 444, domino 230, ours 169, unbash 103); 67 ms (65–90)',
+};
+
 function table(rows: readonly Row[]): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   return [
-    '| measure (same run) | baseline | now | goal | met |',
-    '|---|---|---|---|---|',
-    ...rows.map((row) => `| ${cell(row.measure)} | ${cell(row.baseline)} | ${cell(row.now)} | ${cell(row.goal)} | ${row.met ? 'yes' : 'no'} |`),
+    '| measure (same run) | baseline | now | goal | met | before (2e71f6d) |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((row) => `| ${cell(row.measure)} | ${cell(row.baseline)} | ${cell(row.now)} | ${cell(row.goal)} | ${row.met ? 'yes' : 'no'} | ${cell(BEFORE[row.measure] ?? '—')} |`),
   ].join('\n');
 }
 
@@ -39,14 +56,28 @@ function machine(): string {
   return `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}`;
 }
 
+/** Each row runs in a fresh process (`--row NAME`): no row inherits another's heap, JIT or threads. */
+async function runRow(name: string): Promise<Row> {
+  const child = await runTimed(process.execPath, [__filename, '--row', name]);
+  if (child.code !== 0) throw new Error(`row ${name} failed (exit ${child.code})`);
+  return JSON.parse(child.stdout.trim().split('\n').pop()!) as Row;
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === '--row') {
+    const row = ROWS.find(([name]) => name === process.argv[3]);
+    if (!row) throw new Error(`no row ${process.argv[3]}`);
+    process.stdout.write(`${JSON.stringify(await row[1]())}\n`);
+    process.exit(0);
+  }
   const only = process.argv.slice(2);
   const started = performance.now();
+  const loadBefore = os.loadavg()[0]!;
   const rows: Row[] = [];
-  for (const [name, run] of ROWS) {
+  for (const [name] of ROWS) {
     if (only.length > 0 && !only.includes(name)) continue;
     const rowStarted = performance.now();
-    const row = await run();
+    const row = await runRow(name);
     rows.push(row);
     process.stdout.write(`${row.measure}\n  baseline: ${row.baseline}\n  now:      ${row.now}\n  goal:     ${row.goal} (${row.met ? 'met' : 'not met'}) [${((performance.now() - rowStarted) / 1000).toFixed(0)} s]\n`);
   }
@@ -60,8 +91,10 @@ async function main(): Promise<void> {
     `Written by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slice(0, 10)}; the whole run took ${seconds} s.`,
     '',
     `- Machine: ${machine()}`,
-    `- Node ${process.version}`,
-    `- Each row measures its baseline and the candidate back to back, ${REPEATS} repeats (5 for the bundle's load + activate);`,
+    `- Node ${process.version}; load average (1 min) ${loadBefore.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end`,
+    '  (other work on the machine shows up as wide min–max ranges: compare ratios, not absolute times)',
+    `- Each row runs in a fresh Node process and measures its baseline and the candidate back to back, ${REPEATS} repeats`,
+    '  (5 for the bundle\'s load + activate);',
     '  numbers are the median with min–max in parentheses. The rows are issue 13\'s table.',
     '',
     table(rows),
@@ -73,7 +106,8 @@ async function main(): Promise<void> {
     '  session record) and a bare executor (defaults only); hundreds of calls per repeat after a warm-up.',
     '- Write rows: the CLI wiring on a git-committed tree; a Write of a new file per call, including both snapshots,',
     '  against `git status --porcelain` of the same tree.',
-    '- Fresh CLI: `node dist/cli.js run … --json` with one Read in a 5,000-file workspace, against `node -e \'\'`.',
+    '- Fresh CLI: the production bundle (`cli.js` as `npm run package` builds it, into a temporary folder) running',
+    '  `run … --json` with one Read in a 5,000-file workspace, against `node -e \'\'`.',
     '- Large output: a child process (bench/child/bashOutput.ts) runs `yes … | head -c N` through Bash wired like the',
     '  CLI (stream redaction, artifact, budgets) and reports its own peak RSS; against `bash -c "yes … | head -c N > file"`.',
     '- Redaction: bench/redactionCorpus.ts — this repository\'s src/ plus near-miss log and config lines, 10 MiB,',

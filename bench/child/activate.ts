@@ -18,7 +18,9 @@ function stub(name: string): unknown {
     },
     get(_target, key) {
       if (assigned.has(key)) return assigned.get(key);
-      if (key === 'then' || key === Symbol.iterator || key === Symbol.asyncIterator) return undefined;
+      if (key === 'then' || key === Symbol.asyncIterator) return undefined;
+      // Lists the API returns (`lm.tools`, …) read as empty.
+      if (key === Symbol.iterator) return () => [][Symbol.iterator]();
       if (key === Symbol.toPrimitive) return () => name;
       if (key === 'get') return () => undefined;
       if (key === 'workspaceFolders') return [];
@@ -66,6 +68,7 @@ const context = {
   secrets: stub('secrets'),
   extensionMode: 1,
   logUri: stub('logUri'),
+  extension: { id: 'agent-tool-executor.agent-tool-executor', packageJSON: JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')), extensionUri: stub('extensionUri') },
 };
 extension.activate(context);
 const activated = performance.now();
