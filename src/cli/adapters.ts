@@ -6,6 +6,7 @@ import type { HookSource } from '../executor/ports/hooks';
 import type { Logger } from '../executor/ports/logger';
 import type { PermissionMode } from '../executor/policy/index';
 import { createPolicyFromSettings } from '../executor/policy/index';
+import { AgentIgnoreFiles } from '../node/agentIgnore';
 import { createRedactor } from '../executor/results/redaction/redactor';
 import { redactingLogger } from '../executor/results/redaction/redactingLogger';
 import { NodeArtifactStore } from '../node/artifacts/nodeArtifactStore';
@@ -31,7 +32,7 @@ export interface CliAdapterOptions {
 export interface CliAdapters {
   readonly options: Pick<
     ExecutorOptions,
-    'permissionPolicy' | 'hooks' | 'artifactStore' | 'snapshotter' | 'redactor' | 'sessionRecorder' | 'logger'
+    'permissionPolicy' | 'hooks' | 'artifactStore' | 'snapshotter' | 'redactor' | 'sessionRecorder' | 'logger' | 'ignored'
   >;
   /** Ends the session: temporary artifacts go, the record is flushed, the watcher stops. */
   close(): Promise<void>;
@@ -48,8 +49,11 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
     if (!loaded.ok) throw new UsageError(`--settings: ${loaded.error}`);
     settings = loaded.settings;
   }
+  // Agents' ignore files at the workspace's root (.aiignore, …), honoured by every tool and command check.
+  const ignored = new AgentIgnoreFiles(() => [options.workspace]);
   // The settings file is the user's own (trusted); the CLI has no workspace-trust prompt.
   const permissionPolicy = createPolicyFromSettings({
+    ignored,
     user: settings,
     mode: options.mode,
     workspaceTrusted: true,
@@ -73,7 +77,7 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
   snapshotter.warmUp([options.workspace]);
   const sessionRecorder = new JsonlSessionRecorder({ dir: join(artifactsDir, 'sessions'), sessionId: options.sessionId, workspaceFolders: [options.workspace] });
   return {
-    options: { permissionPolicy, hooks, artifactStore, snapshotter, redactor, sessionRecorder, logger },
+    options: { permissionPolicy, hooks, artifactStore, snapshotter, redactor, sessionRecorder, logger, ignored },
     close: async () => {
       await sessionRecorder.flush();
       await artifactStore.endSession(options.sessionId);

@@ -7,6 +7,7 @@ import type { AdmissionGate } from './ports/admissionGate';
 import type { ApprovalClient } from './ports/approvalClient';
 import type { ArtifactStore } from './ports/artifactStore';
 import type { HookSource } from './ports/hooks';
+import type { IgnoredPaths } from './ports/ignoredPaths';
 import type { Logger } from './ports/logger';
 import type { PermissionDecision, PermissionPolicy } from './ports/permissionPolicy';
 import type { Redactor } from './ports/redactor';
@@ -35,6 +36,8 @@ export interface ExecutorDeps {
   readonly logger: Logger;
   readonly admissionGate: AdmissionGate;
   readonly files: FileStateLedger;
+  /** Agents' ignore files; absent: none apply. */
+  readonly ignored?: IgnoredPaths;
   /** Timeout of tools that declare none. */
   readonly defaultTimeoutMs: number;
   /** Budget of tools that declare none. */

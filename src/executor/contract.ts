@@ -1,4 +1,5 @@
 // The tool contract (spec §1): what a tool declares, what its handler receives and returns.
+import type { IgnoredPaths } from './ports/ignoredPaths';
 import type { z } from 'zod';
 
 /** How far a tool's effects reach. Only `none` lets a read-only tool count as read-only to the scheduler. */
@@ -165,6 +166,8 @@ export interface ToolContext {
   readonly workspaceFolders: readonly string[];
   /** Aborted on cancel and on timeout (with a `ToolTimeoutError` as reason). */
   readonly signal: AbortSignal;
+  /** Agents' ignore files (`.aiignore`, …): tools refuse or skip what they exclude. Absent: none apply. */
+  readonly ignored?: IgnoredPaths;
   /** The turn the call belongs to, with the opaque context its host gave `beginTurn`. */
   readonly turn: { readonly id: string; readonly context?: unknown };
   /** Reports progress; the latest report reaches listeners (redacted, rate-limited). */

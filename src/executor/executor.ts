@@ -15,6 +15,7 @@ import type { AdmissionGate } from './ports/admissionGate';
 import type { ApprovalClient } from './ports/approvalClient';
 import type { ArtifactStore } from './ports/artifactStore';
 import type { HookSource } from './ports/hooks';
+import type { IgnoredPaths } from './ports/ignoredPaths';
 import { nullLogger, type Logger } from './ports/logger';
 import type { PermissionPolicy } from './ports/permissionPolicy';
 import { noRedaction, type Redactor } from './ports/redactor';
@@ -49,6 +50,8 @@ export interface ExecutorOptions {
   readonly logger?: Logger;
   readonly admissionGate?: AdmissionGate;
   readonly files?: FileStateLedger;
+  /** Agents' ignore files (`.aiignore`, …): the tools refuse or skip what they exclude. */
+  readonly ignored?: IgnoredPaths;
   /** @default 300000 */
   readonly defaultTimeoutMs?: number;
   /** Handlers running at once across every turn of this executor. @default 5 */
@@ -100,6 +103,7 @@ export class ToolExecutor {
       logger,
       admissionGate: options.admissionGate ?? openAdmissionGate,
       files: options.files ?? new InMemoryFileLedger(),
+      ignored: options.ignored,
       defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       defaultResultBudget: { maxModelBytes: options.maxModelBytes ?? DEFAULT_MAX_MODEL_BYTES, strategy: 'artifact' },
       approvalTimeoutMs: options.approvalTimeoutMs,

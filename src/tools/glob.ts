@@ -63,7 +63,8 @@ async function findFiles(input: GlobInput, ctx: ToolContext): Promise<ToolOutput
   if (filter.ignores(dir, true)) filter = new GitIgnoreFilter(dir);
   const matches = !stats ? [] : rest === '' ? (stats.isFile() ? [root] : []) : await crawl(rest, root, filter, ctx.signal);
   ctx.signal.throwIfAborted();
-  const kept = matches.map((file) => path.normalize(file)).filter((file) => !filter.ignores(file));
+  // Agents' ignore files (.aiignore, …) hide files whatever git says.
+  const kept = matches.map((file) => path.normalize(file)).filter((file) => !filter.ignores(file) && !ctx.ignored?.excludedBy(file));
   const sorted = await newestFirst(kept, ctx.signal);
   const files = sorted.slice(0, GLOB_MAX_RESULTS);
   if (files.length === 0) return { content: `No files match ${input.pattern} in ${root}.`, data: { files, total: 0 } };

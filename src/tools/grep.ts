@@ -76,14 +76,15 @@ async function search(input: GrepInput, ctx: ToolContext, rgPath: string | undef
   // Relative to the folder ripgrep runs in, so it prints short paths; none for the folder itself.
   const relative = path.relative(ctx.workDir, resolved.absolute);
   const target = relative.startsWith('..') || path.isAbsolute(relative) ? resolved.absolute : relative;
-  const run = await runRipgrep(rg, ripgrepArgs(input, mode, target), ctx, lineCap(mode));
+  const run = await runRipgrep(rg, [...agentIgnoreArgs(ctx), ...ripgrepArgs(input, mode, target)], ctx, lineCap(mode));
   if (run.exitCode === 2 && run.lines.length === 0) {
     return { content: `ripgrep failed: ${run.stderr.trim() || 'exit code 2'}`, isError: true };
   }
-  if (run.lines.length === 0) {
+  // File listings of other folders are checked against the agent ignore files one by one.
+  let lines = mode === 'content' ? run.lines : run.lines.filter((line) => !ctx.ignored?.excludedBy(path.resolve(ctx.workDir, line.replace(/:\d+$/, ''))));
+  if (lines.length === 0) {
     return { content: `No matches for ${JSON.stringify(input.pattern)} in ${target || ctx.workDir}.`, data: { mode, lines: 0, capped: false } };
   }
-  let lines = run.lines;
   let note = '';
   if (mode === 'files_with_matches') {
     const sorted = await newestFirst(lines.map((line) => path.resolve(ctx.workDir, line)), ctx.signal);
@@ -95,6 +96,15 @@ async function search(input: GrepInput, ctx: ToolContext, rgPath: string | undef
   }
   if (run.exitCode === 2) note += `\n(Some files could not be searched: ${headWithinChars(run.stderr.trim().split('\n')[0] ?? '', 300)})`;
   return { content: lines.join('\n') + note, data: { mode, lines: lines.length, capped: run.capped } };
+}
+
+/**
+ * Agents' ignore files of the folder ripgrep runs in, as ripgrep ignore files (gitignore rules, matched
+ * from that folder); file listings are also checked one by one, for the other folders.
+ */
+function agentIgnoreArgs(ctx: ToolContext): string[] {
+  const sources = ctx.ignored?.sources?.() ?? [];
+  return sources.filter((file) => path.dirname(file) === ctx.workDir).flatMap((file) => ['--ignore-file', file]);
 }
 
 function lineCap(mode: GrepData['mode']): number {

@@ -28,13 +28,22 @@ export function pathOf(input: { path?: string; file_path?: string }): string {
  * The file `input` names, as `resolveModelPath` reads it in the tool's folders (the permission policy
  * judged the same path); `executor-artifact:` URIs go through the artifact store.
  */
-export function resolveToolPath(input: string, ctx: Pick<ToolContext, 'workDir' | 'workspaceFolders' | 'artifacts'>): ResolvedPath {
+export function resolveToolPath(input: string, ctx: Pick<ToolContext, 'workDir' | 'workspaceFolders' | 'artifacts' | 'ignored'>): ResolvedPath {
   const named = resolveModelPath(input, toolFolders(ctx));
   if (!named.ok) return named;
-  if (named.kind === 'file') return { ok: true, absolute: named.absolute, fromArtifact: false };
+  if (named.kind === 'file') {
+    const excludedBy = ctx.ignored?.excludedBy(named.absolute);
+    if (excludedBy) return { ok: false, error: ignoredMessage(displayPath(named.absolute, ctx), excludedBy) };
+    return { ok: true, absolute: named.absolute, fromArtifact: false };
+  }
   const stored = ctx.artifacts?.resolve(named.uri);
   if (!stored) return { ok: false, error: `unknown artifact ${named.uri}: it may belong to another session or have been deleted` };
   return { ok: true, absolute: stored, fromArtifact: true };
+}
+
+/** What a tool says of a path an agent ignore file excludes: which file, and that it is the user's to change. */
+export function ignoredMessage(shown: string, excludedBy: string): string {
+  return `${shown} is excluded by ${excludedBy}: the user keeps it away from agents' tools. Do not try to reach it another way; ask the user if it is needed.`;
 }
 
 /** A path as the model should see it in messages: relative to the first folder containing it, else absolute. */

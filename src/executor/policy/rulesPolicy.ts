@@ -12,6 +12,7 @@ import type { PermissionSubject } from '../contract';
 import type { CallFlags } from '../events';
 import { flagsOf } from '../flags';
 import { workDirOf } from '../paths';
+import type { IgnoredPaths } from '../ports/ignoredPaths';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../ports/permissionPolicy';
 import { isAbsolutePattern, parsePathPattern } from './pathMatch';
 import { containingFolder, judgePath, judgeShellPath, realFolders } from './paths';
@@ -41,6 +42,8 @@ export interface RulesPolicyOptions {
   readonly workspaceTrusted?: boolean;
   /** Folders that count as inside, besides the workspace folders (`permissions.additionalDirectories`). */
   readonly additionalDirectories?: readonly string[];
+  /** Agents' ignore files: a command whose arguments or redirections name what they exclude asks. */
+  readonly ignored?: IgnoredPaths;
   /** How problems name the user's and the workspace's rules (their files). */
   readonly origins?: { readonly user?: string; readonly workspace?: string };
 }
@@ -67,12 +70,14 @@ export class RulesPolicy implements PermissionPolicy {
   readonly notices: string[] = [];
   private readonly rules: PermissionRule[] = [];
   private readonly additionalDirectories: readonly string[];
+  private readonly ignored: IgnoredPaths | undefined;
   private readonly origins: { readonly user?: string; readonly workspace?: string };
 
   constructor(options: RulesPolicyOptions = {}) {
     this.mode = options.mode ?? 'default';
     this.workspaceTrusted = options.workspaceTrusted ?? true;
     this.additionalDirectories = options.additionalDirectories ?? [];
+    this.ignored = options.ignored;
     this.origins = options.origins ?? {};
     for (const [source, lists] of [['user', options.user], ['workspace', options.workspace], ['cli', options.cli]] as const) {
       for (const behavior of ['deny', 'ask', 'allow'] as const) {
@@ -211,7 +216,7 @@ export class RulesPolicy implements PermissionPolicy {
           if (part.kind === 'command') {
             checks.push({ kind: 'command', part });
             // What the command's arguments name is checked like a Read: an allow rule on the program is not one on every file.
-            checks.push(...(await argumentChecks(part, cwd, movesAround)));
+            checks.push(...(await argumentChecks(part, cwd, movesAround, undefined, this.ignored)));
           } else if (!part.target.literal) checks.push({ kind: 'opaque', reason: `the ${part.operator} redirection target ${part.target.text} is only known at run time` });
           else if (movesAround && !part.target.value.startsWith('/')) checks.push({ kind: 'opaque', reason: `the command changes directory, so ${part.target.text} may be anywhere` });
           // The shell opens redirections itself, relative to its working directory (the tools' `workDir`).
@@ -231,6 +236,9 @@ export class RulesPolicy implements PermissionPolicy {
     }
     const sensitive = sensitiveReason(check);
     if (sensitive) return { behavior: 'ask', by: 'rule', rule: 'sensitive file', reason: sensitive, forced: true };
+    // The file tools refuse what an agent ignore file excludes; a command reaching it asks, every time.
+    const excluded = check.kind === 'path' && check.fromCommand ? this.excludedReason(check.path.real) : undefined;
+    if (excluded) return { behavior: 'ask', by: 'rule', rule: 'ignore file', reason: excluded, forced: true };
     if (deny) return { behavior: 'ask', by: 'rule', rule: deny.rule.text, reason: `${describe(check)} has words only known at run time, so ${ruleLabel(deny.rule)} may match` };
     if (this.mode !== 'bypass') {
       const ask = this.firstMatch('ask', check, toolName, folders, false);
@@ -249,6 +257,14 @@ export class RulesPolicy implements PermissionPolicy {
     }
     if (allow) return { behavior: 'allow', by: 'rule', rule: allow.rule.text, reason: `${ruleLabel(allow.rule)} matches ${describe(check)}` };
     return this.modeDefault(check, toolName, flags);
+  }
+
+  private excludedReason(paths: readonly string[]): string | undefined {
+    for (const real of paths) {
+      const by = this.ignored?.excludedBy(real);
+      if (by) return `${real} is excluded by ${by}`;
+    }
+    return undefined;
   }
 
   private modeDefault(check: Check, toolName: string, flags: CallFlags): Verdict {

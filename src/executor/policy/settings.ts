@@ -1,6 +1,7 @@
 // Claude Code's `settings.json`, read as it is (policy issue §7): `permissions.allow|ask|deny`,
 // `permissions.defaultMode`, `permissions.additionalDirectories` and `hooks`, so a user's existing file
 // works unchanged. Parsing is pure; problems are values, listed for the host to show.
+import type { IgnoredPaths } from '../ports/ignoredPaths';
 import * as path from 'node:path';
 import type { HookEventName } from '../ports/hooks';
 import { modeStrictness, parsePermissionMode, type PermissionMode } from './modes';
@@ -129,6 +130,8 @@ export interface PolicySettingsOptions {
   readonly workspaceFolders?: readonly string[];
   /** How problems name each source (its file path). @default 'user settings' / 'workspace settings' */
   readonly origins?: { readonly user?: string; readonly workspace?: string };
+  /** Agents' ignore files (`.aiignore`, …). */
+  readonly ignored?: IgnoredPaths;
 }
 
 /** Builds the policy from Claude-Code-shaped settings; settings problems land in `policy.problems`. */
@@ -152,6 +155,7 @@ export function createPolicyFromSettings(options: PolicySettingsOptions): RulesP
     workspaceTrusted: options.workspaceTrusted,
     additionalDirectories: directories.map((directory) => path.resolve(base, directory)),
     origins: { user: userOrigin, workspace: workspaceOrigin },
+    ignored: options.ignored,
   });
   policy.problems.unshift(...problems);
   policy.notices.push(...notices);

@@ -4,6 +4,7 @@
 // an argument only known at run time (a variable, a glob, a substitution) may name any file, so it asks.
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { IgnoredPaths } from '../ports/ignoredPaths';
 import { judgeShellPath } from './paths';
 import type { Check } from './ruleMatch';
 import { classifySensitive } from './sensitiveFiles';
@@ -21,7 +22,7 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
  * The checks the arguments of one simple command add. `cwd` is where the shell starts; `movesAround`
  * says the command line changes directory, so a relative argument with `..` may be anywhere.
  */
-export async function argumentChecks(part: SimpleCommandPart, cwd: string, movesAround: boolean, home = homeFolder()): Promise<Check[]> {
+export async function argumentChecks(part: SimpleCommandPart, cwd: string, movesAround: boolean, home = homeFolder(), ignored?: IgnoredPaths): Promise<Check[]> {
   if (part.denyOnly) return [];
   const words = part.words;
   let start = 0;
@@ -33,11 +34,11 @@ export async function argumentChecks(part: SimpleCommandPart, cwd: string, moves
   if (name.literal && CHANGES_DIRECTORY.has(name.value) && (args.length === 0 || args.every((arg) => arg.value === '-' || arg.value.startsWith('-') || arg.value.startsWith('+')))) {
     checks.push({ kind: 'argument', reason: `${part.text} changes to a folder outside the workspace (home, previous or stacked)` });
   }
-  for (const arg of args) checks.push(...(await checksOfArgument(arg, part.text, cwd, movesAround, home)));
+  for (const arg of args) checks.push(...(await checksOfArgument(arg, part.text, cwd, movesAround, home, ignored)));
   return checks;
 }
 
-async function checksOfArgument(arg: CommandWord, command: string, cwd: string, movesAround: boolean, home: string): Promise<Check[]> {
+async function checksOfArgument(arg: CommandWord, command: string, cwd: string, movesAround: boolean, home: string, ignored: IgnoredPaths | undefined): Promise<Check[]> {
   const homeReference = HOME_REFERENCE.exec(arg.text);
   if (homeReference) {
     const rest = homeReference[1]!.replace(/["']/g, '');
@@ -50,7 +51,8 @@ async function checksOfArgument(arg: CommandWord, command: string, cwd: string, 
   // `--file=/etc/passwd`: the value is the path; other options name no file.
   const value = arg.value.startsWith('-') ? (arg.value.includes('=') ? arg.value.slice(arg.value.indexOf('=') + 1) : '') : arg.value;
   if (value === '' || NOT_FILES.has(value)) return [];
-  const sensitive = classifySensitive(path.resolve(cwd, value), 'read') !== undefined;
+  // A file an agent ignore file excludes is kept away like a secret one.
+  const sensitive = classifySensitive(path.resolve(cwd, value), 'read') !== undefined || ignored?.excludedBy(path.resolve(cwd, value)) !== undefined;
   const mayLeave = value.includes('/') || value === '..';
   if (!sensitive && !mayLeave) return [];
   if (movesAround && !value.startsWith('/') && (sensitive || value.split('/').includes('..'))) {

@@ -127,6 +127,7 @@ function makeContext(state: CallState, deps: ExecutorDeps, abort: CallAbort, dea
     },
     deadline,
     files: deps.files,
+    ignored: deps.ignored,
     artifacts: deps.artifactStore,
     turn: { id: turn?.id ?? '', context: turn?.context },
     openOutputStream: (options) => openOutputStream(state, deps, options),

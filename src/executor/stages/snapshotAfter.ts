@@ -7,7 +7,10 @@ export async function snapshotAfter(state: CallState, deps: ExecutorDeps): Promi
   if (!snapshot) return;
   state.snapshot = undefined;
   try {
-    state.changes = await snapshot.finish();
+    const changes = await snapshot.finish();
+    // What an agent ignore file excludes is not listed: its names are the user's to keep away.
+    const ignored = deps.ignored;
+    state.changes = ignored ? changes.filter((change) => !ignored.excludedBy(change.absolutePath)) : changes;
   } catch (error) {
     deps.logger.warn('tool.snapshot.failed', { tool: state.toolName, callId: state.call.id, phase: 'after', error: projectErrorMessage(error) });
     return;
