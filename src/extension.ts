@@ -22,6 +22,7 @@ import { declaredLanguageModelTools, registerOwnLanguageModelTools } from './vsc
 import { offerReloadOnChange } from './vscode/reloadNeeded';
 import { ToolCallsView } from './vscode/toolCalls/view';
 import { registerRulesList } from './vscode/rulesList';
+import { watchedIgnoreFiles } from './vscode/ignoreFilesWatch';
 import { ModalApprovalClient } from './vscode/approvalDialog';
 import { DiffEditorOpener, SNAPSHOT_SCHEME, SnapshotContentProvider } from './vscode/diffEditor';
 import { OutputChannelLogger } from './vscode/logChannel';
@@ -61,7 +62,10 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
   snapshotter.warmUp(workspaceFolders);
 
   // Claude Code's settings files and VS Code's settings: rules, mode and command hooks.
-  const permissions = new SettingsPermissions(() => workspaceFolders, logger);
+  // Agents' ignore files (.aiignore, …): every tool, the command checks and the snapshots honour them.
+  const agentIgnore = watchedIgnoreFiles(() => workspaceFolders);
+  subscriptions.push(agentIgnore.disposable);
+  const permissions = new SettingsPermissions(() => workspaceFolders, logger, agentIgnore.ignored);
   subscriptions.push(permissions, registerRulesList(permissions));
   void permissions.reload();
 
@@ -85,6 +89,7 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     snapshotter,
     redactor,
     logger,
+    ignored: agentIgnore.ignored,
     maxConcurrency: config.get<number>('maxConcurrency'),
     defaultTimeoutMs: config.get<number>('defaultTimeoutMs'),
   });

@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { HookSource } from '../executor/ports/hooks';
+import type { IgnoredPaths } from '../executor/ports/ignoredPaths';
 import type { Logger } from '../executor/ports/logger';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../executor/ports/permissionPolicy';
 import { createPolicyFromSettings, parsePermissionMode, type PermissionMode, type PermissionRule, type RulesPolicy } from '../executor/policy/index';
@@ -27,8 +28,10 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
   constructor(
     private readonly workspaceFolders: () => readonly string[],
     private readonly logger: Logger,
+    /** Agents' ignore files: commands naming what they exclude ask. */
+    private readonly ignored?: IgnoredPaths,
   ) {
-    this.policy = createPolicyFromSettings({ mode: configuredMode(), workspaceTrusted: vscode.workspace.isTrusted, workspaceFolders: workspaceFolders() });
+    this.policy = createPolicyFromSettings({ mode: configuredMode(), workspaceTrusted: vscode.workspace.isTrusted, workspaceFolders: workspaceFolders(), ignored });
     const reload = () => void this.reload();
     const watcher = vscode.workspace.createFileSystemWatcher('**/.claude/settings*.json');
     this.disposables.push(
@@ -129,7 +132,7 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
       rulesFrom(config.inspect<string[]>('permissions.allow')?.workspaceValue, config.inspect<string[]>('permissions.ask')?.workspaceValue, config.inspect<string[]>('permissions.deny')?.workspaceValue),
     );
     const workspaceTrusted = vscode.workspace.isTrusted;
-    const next = createPolicyFromSettings({ user, workspace, mode: this.windowMode ?? configuredMode(), workspaceTrusted, workspaceFolders: folders });
+    const next = createPolicyFromSettings({ user, workspace, mode: this.windowMode ?? configuredMode(), workspaceTrusted, workspaceFolders: folders, ignored: this.ignored });
     next.adoptSessionRules(this.policy);
     this.policy = next;
     this.hooks = settingsHookSource({ user, workspace, workspaceTrusted }, this.logger);

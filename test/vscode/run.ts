@@ -37,6 +37,8 @@ async function main(): Promise<number> {
     fs.mkdirSync(packaged);
     const extensionFolder = await installVsix(paths, scratch, paths.VSIX, packaged);
     writeWorkspace(scratch.workspace);
+    // Another extension with language model tools (lmToolsExternal.test.ts), installed as a user's would be.
+    installFixtureExtension(path.join(paths.REPO_ROOT, 'test', 'vscode', 'fixtures', 'fake-tools'), scratch.extensions);
 
     // 2. A fresh server and browser; the workbench runs the suite and reports through the hooks.
     server = await startServer(paths, scratch);
@@ -86,6 +88,12 @@ async function main(): Promise<number> {
     process.stdout.write(`vscode: suite finished in ${((Date.now() - started) / 1000).toFixed(1)} s (exit code ${exitCode})\n`);
   }
   return exitCode;
+}
+
+/** Copies a plain-JS fixture extension into the extensions folder as `publisher.name-version`. */
+function installFixtureExtension(folder: string, extensionsDir: string): void {
+  const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
+  fs.cpSync(folder, path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
 }
 
 main().then(

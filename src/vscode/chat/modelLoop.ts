@@ -31,6 +31,8 @@ export interface ChatHost {
   readonly diffLinks: DiffLinks;
   workspaceFolders(): readonly string[];
   maxRounds(): number;
+  /** Brings tools that come and go (other extensions' and MCP servers' tools) up to date before they are offered. */
+  refreshTools?(): void;
 }
 
 /** What a handler running inside a chat turn finds in `ctx.turn.context`. */
@@ -46,6 +48,7 @@ export async function runModelLoop(
   token: vscode.CancellationToken,
 ): Promise<vscode.ChatResult> {
   const messages = [...messagesFromHistory(context.history, host.participantId), vscode.LanguageModelChatMessage.User(request.prompt)];
+  host.refreshTools?.();
   const tools: vscode.LanguageModelChatTool[] = host.executor.registry.describe().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
   const rounds: ChatRound[] = [];
   const controller = new AbortController();

@@ -1,0 +1,92 @@
+// Keeps the registry's wrapped external tools in step with `vscode.lm.tools` and the setting
+// `agentToolExecutor.externalTools.include`: selected tools are registered (see
+// externalToolDefinition.ts), tools that went away or were deselected are removed, changed ones are
+// registered again. `sync()` is cheap (lm.tools is a local list): it runs when the setting or the
+// installed extensions change, and before each `@executor` request (MCP servers add tools late; the
+// stable API has no event for that).
+import * as vscode from 'vscode';
+import type { Logger } from '../../executor/ports/logger';
+import type { ToolRegistry } from '../../executor/registry';
+import { externalSafetyOf } from './externalSafety';
+import { externalToolDefinition } from './externalToolDefinition';
+import { selectExternalTools } from './externalSelection';
+
+export const EXTERNAL_TOOLS_SETTING = 'agentToolExecutor.externalTools.include';
+
+interface Wrapped {
+  /** What the tool declared when it was wrapped; a change registers it again. */
+  readonly signature: string;
+  readonly unregister: () => void;
+}
+
+export class ExternalTools implements vscode.Disposable {
+  private readonly wrapped = new Map<string, Wrapped>();
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Reported once per distinct problem, not on every sync. */
+  private readonly reported = new Set<string>();
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly logger: Logger,
+  ) {
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(EXTERNAL_TOOLS_SETTING)) this.sync();
+      }),
+      vscode.extensions.onDidChange(() => this.sync()),
+    );
+    this.sync();
+  }
+
+  /** Names of the wrapped tools, sorted. */
+  get names(): string[] {
+    return [...this.wrapped.keys()].sort();
+  }
+
+  sync(): void {
+    const include = vscode.workspace.getConfiguration().get<unknown[]>(EXTERNAL_TOOLS_SETTING) ?? [];
+    const { tools, badPatterns } = selectExternalTools(vscode.lm.tools, Array.isArray(include) ? include : []);
+    for (const pattern of badPatterns) this.reportOnce(`${EXTERNAL_TOOLS_SETTING}: ${JSON.stringify(pattern)} is not a glob pattern; ignored`);
+    const wanted = new Map(tools.map((tool) => [tool.name, tool]));
+    for (const [name, entry] of this.wrapped) {
+      const tool = wanted.get(name);
+      if (!tool || signatureOf(tool) !== entry.signature) {
+        entry.unregister();
+        this.wrapped.delete(name);
+        this.logger.info('externalTools.removed', { name });
+      }
+    }
+    for (const tool of tools) {
+      if (this.wrapped.has(tool.name)) continue;
+      if (this.registry.has(tool.name)) {
+        this.reportOnce(`the tool ${tool.name} of another extension has the name of one of ours; not offered`);
+        continue;
+      }
+      try {
+        const unregister = this.registry.register(externalToolDefinition(tool));
+        this.wrapped.set(tool.name, { signature: signatureOf(tool), unregister });
+        this.logger.info('externalTools.wrapped', { name: tool.name, safety: externalSafetyOf(tool.tags).basis });
+      } catch (error) {
+        // A schema zod cannot read, a name our registry refuses: that tool is left out, the rest work.
+        this.reportOnce(`the tool ${tool.name} cannot be offered: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    for (const entry of this.wrapped.values()) entry.unregister();
+    this.wrapped.clear();
+  }
+
+  private reportOnce(problem: string): void {
+    if (this.reported.has(problem)) return;
+    this.reported.add(problem);
+    this.logger.warn('externalTools.problem', { problem });
+    void vscode.window.showWarningMessage(`Agent Tool Executor: ${problem}`);
+  }
+}
+
+function signatureOf(tool: vscode.LanguageModelToolInformation): string {
+  return JSON.stringify([tool.description, tool.inputSchema ?? null, [...tool.tags].sort()]);
+}
