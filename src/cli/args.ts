@@ -1,6 +1,7 @@
 // Command-line parsing for `tool-exec run`, with errors that name the problem (exit 2).
 import { parseArgs } from 'node:util';
 import { PERMISSION_MODES, type PermissionMode } from '../executor/policy/index';
+import type { ServeArgs } from './serve';
 
 export const USAGE = `Usage: tool-exec run [--workspace DIR] [--tools MODULE]... [--concurrency N] [--max-result-bytes N]
                      [--timeout-ms N] [--approve allow|deny] [--mode default|acceptEdits|plan|bypass]
@@ -26,7 +27,15 @@ qualifying calls start before the input ends; the end of the input ends the turn
   --stream               CALLS is JSON Lines, read and run as it arrives; results are printed in
                          order as soon as each and every earlier one is done
   -h, --help             this text
-  --version              the version`;
+  --version              the version
+
+       tool-exec serve --stdio [--workspace DIR] [--tools MODULE]... [--concurrency N] [--max-result-bytes N]
+                     [--timeout-ms N] [--approve allow|deny] [--mode MODE] [--artifacts DIR] [--settings FILE]
+
+Serves the bridge protocol (docs/PROTOCOL.md) over JSON-RPC on stdin/stdout for an agent that started
+tool-exec as its child: initialize, executor/listTools, beginTurn, offer, endTurn, executeBatch,
+cancelTurn, with executor/event notifications. Approvals come from --approve, --settings and hooks
+(denied otherwise). It ends when the agent closes stdin or sends exit.`;
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -49,7 +58,11 @@ export interface RunArgs {
   readonly calls: string;
 }
 
-export type Command = { readonly kind: 'help' } | { readonly kind: 'version' } | { readonly kind: 'run'; readonly args: RunArgs };
+export type Command =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'run'; readonly args: RunArgs }
+  | { readonly kind: 'serve'; readonly args: ServeArgs };
 
 export function parseCommand(argv: readonly string[]): Command {
   let parsed;
@@ -70,6 +83,7 @@ export function parseCommand(argv: readonly string[]): Command {
         settings: { type: 'string' },
         json: { type: 'boolean' },
         stream: { type: 'boolean' },
+        stdio: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -81,8 +95,9 @@ export function parseCommand(argv: readonly string[]): Command {
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
   const [command, ...rest] = positionals;
-  if (command === undefined) throw new UsageError('missing command: expected `run`');
-  if (command !== 'run') throw new UsageError(`unknown command '${command}': expected \`run\``);
+  if (command === undefined) throw new UsageError('missing command: expected `run` or `serve`');
+  if (command !== 'run' && command !== 'serve') throw new UsageError(`unknown command '${command}': expected \`run\` or \`serve\``);
+  if (command === 'serve') return { kind: 'serve', args: serveArgs(values, rest) };
   if (rest.length === 0) throw new UsageError('missing CALLS: give a JSON file or - for stdin');
   if (rest.length > 1) throw new UsageError(`expected one CALLS argument, got ${rest.length}: ${rest.join(' ')}`);
   const approve = values.approve;
@@ -109,6 +124,29 @@ export function parseCommand(argv: readonly string[]): Command {
       stream: values.stream ?? false,
       calls: rest[0]!,
     },
+  };
+}
+
+function serveArgs(values: Record<string, string | boolean | string[] | undefined>, rest: readonly string[]): ServeArgs {
+  if (!values.stdio) throw new UsageError('serve needs --stdio (the only transport)');
+  if (rest.length > 0) throw new UsageError(`serve takes no CALLS: ${rest.join(' ')}`);
+  if (values.json || values.stream) throw new UsageError('--json and --stream are for run; serve speaks JSON-RPC');
+  const approve = values.approve as string | undefined;
+  if (approve !== undefined && approve !== 'allow' && approve !== 'deny') throw new UsageError(`--approve must be allow or deny, got '${approve}'`);
+  const mode = values.mode as string | undefined;
+  if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`--mode must be one of ${PERMISSION_MODES.join(', ')}, got '${mode}'`);
+  }
+  return {
+    workspace: (values.workspace as string | undefined) ?? process.cwd(),
+    tools: (values.tools as string[] | undefined) ?? [],
+    concurrency: positiveInt('--concurrency', values.concurrency as string | undefined),
+    maxResultBytes: positiveInt('--max-result-bytes', values['max-result-bytes'] as string | undefined),
+    timeoutMs: positiveInt('--timeout-ms', values['timeout-ms'] as string | undefined),
+    approve,
+    mode: mode as PermissionMode | undefined,
+    artifacts: values.artifacts as string | undefined,
+    settings: values.settings as string | undefined,
   };
 }
 

@@ -10,6 +10,7 @@ import { parseCommand, USAGE, UsageError } from './args';
 import { CliOutput, divertProcessStdout } from './cliOutput';
 import { ToolContainment } from './containment';
 import { runBatch } from './run';
+import { serveStdio } from './serve';
 
 declare const TOOL_EXEC_VERSION: string | undefined;
 
@@ -73,6 +74,11 @@ async function main(argv: readonly string[]): Promise<number> {
     turn.abort(new CancellationError('the reader of stdout went away'));
   });
   try {
+    if (command.kind === 'serve') {
+      const logger = new StreamLogger(process.stderr, isLogLevel(level) ? level : 'error');
+      const code = await serveStdio(command.args, { stdin: process.stdin, stdout: output, cwd: process.cwd(), logger, signal: turn.signal, containment });
+      return endedWith ?? code;
+    }
     const code = await runBatch(command.args, {
       stdin: process.stdin,
       stdout: output,

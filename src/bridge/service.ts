@@ -1,0 +1,242 @@
+// The executor side of the bridge (issue 15): the protocol's methods over one `ToolExecutor`, for one
+// agent connection. Both hosts use it — VS Code's LanguageClient (client side) and `tool-exec serve`
+// (server side) — through `bindBridge`. No vscode import.
+//   1. `beginTurn` opens an executor turn under the agent's id; `offer` offers a call (early dispatch
+//      applies); `endTurn` ends it and answers the ordered results; `executeBatch` is the three at once.
+//   2. Every event of an open turn goes to the agent as `executor/event`, tagged with the agent's id.
+//   3. `cancelTurn`, `$/cancelRequest` of `endTurn`/`executeBatch`, and `closeAll` (the agent went away)
+//      abort the turn: running calls end at once, the rest are reported cancelled.
+// Expected failures (bad params, unknown turn ids) are `ResponseError` values, answered as such.
+import { ResponseError } from 'vscode-jsonrpc';
+import type { ToolCall } from '../executor/contract';
+import { CancellationError } from '../executor/errors';
+import type { ToolExecutor } from '../executor/executor';
+import type { Turn, TurnOptions } from '../executor/turn';
+import { checkParams, type Checked } from './params';
+import {
+  BridgeErrorCodes,
+  PROTOCOL_VERSION,
+  type EventParams,
+  type ExecutorCapabilities,
+  type ExecutorInfo,
+  type TurnResultsResponse,
+  type WireTool,
+} from './protocol';
+import { wireEvent, wireResult } from './wire';
+
+/** The event types `executor/event` carries (src/executor/events.ts). */
+export const BRIDGE_EVENT_TYPES = [
+  'turnStarted',
+  'turnEnded',
+  'batchGroupStarted',
+  'batchGroupEnded',
+  'toolCallQueued',
+  'toolCallStarted',
+  'permissionRequested',
+  'permissionResolved',
+  'toolCallProgress',
+  'toolCallOutput',
+  'toolCallResult',
+  'toolCallFailed',
+] as const;
+
+/** Who watches a turn besides the agent (VS Code: the chat reply). */
+export interface TurnObserver {
+  /** A call was offered, under the id the turn gave it. */
+  offered?(call: ToolCall): void;
+  /** The turn's results are final (or it was abandoned); release what watches it. */
+  closed?(): void;
+}
+
+export interface BridgeHost {
+  /** More options for each turn: context, label, approval client. */
+  turnOptions?(turnId: string): Partial<TurnOptions>;
+  observe?(turn: Turn, turnId: string): TurnObserver | undefined;
+}
+
+export interface BridgeServiceOptions {
+  readonly executor: ToolExecutor;
+  /** Sends `executor/event` to the agent. */
+  readonly notify: (params: EventParams) => void;
+  readonly executorInfo: { readonly name: string; readonly version: string };
+  readonly approvals: ExecutorCapabilities['approvals'];
+  readonly host?: BridgeHost;
+}
+
+interface OpenTurn {
+  readonly turn: Turn;
+  readonly controller: AbortController;
+  readonly observer?: TurnObserver;
+  closed: boolean;
+  readonly results: Promise<TurnResultsResponse>;
+}
+
+/** Anything with `onCancellationRequested`: vscode-jsonrpc's token and VS Code's alike. */
+export interface CancelToken {
+  readonly isCancellationRequested: boolean;
+  onCancellationRequested(listener: () => void): { dispose(): void };
+}
+
+export class BridgeService {
+  private readonly turns = new Map<string, OpenTurn>();
+  private disposed = false;
+
+  constructor(private readonly options: BridgeServiceOptions) {}
+
+  /** What `initialize` answers, and what the editor sends as `initializationOptions.executor`. */
+  info(): ExecutorInfo {
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      executor: this.options.executorInfo,
+      capabilities: { earlyDispatch: true, executeBatch: true, cancelTurn: true, events: BRIDGE_EVENT_TYPES, approvals: this.options.approvals },
+      tools: this.tools(),
+    };
+  }
+
+  initialize(params: unknown): ExecutorInfo | ResponseError {
+    const checked = checkParams.initialize(params);
+    if (!checked.ok) return invalid(checked);
+    if (checked.value.protocolVersion !== PROTOCOL_VERSION) {
+      return new ResponseError(
+        BridgeErrorCodes.UnsupportedProtocolVersion,
+        `protocol version ${checked.value.protocolVersion} is not supported: this executor speaks version ${PROTOCOL_VERSION}`,
+      );
+    }
+    return this.info();
+  }
+
+  listTools(): { tools: WireTool[] } {
+    return { tools: this.tools() };
+  }
+
+  beginTurn(params: unknown): { turnId: string } | ResponseError {
+    const checked = checkParams.beginTurn(params);
+    if (!checked.ok) return invalid(checked);
+    const opened = this.open(checked.value.turnId, checked.value.offeredTools, checked.value.label);
+    return opened instanceof ResponseError ? opened : { turnId: checked.value.turnId };
+  }
+
+  offer(params: unknown): { callId: string } | ResponseError {
+    const checked = checkParams.offer(params);
+    if (!checked.ok) return invalid(checked);
+    const open = this.turns.get(checked.value.turnId);
+    if (!open) return unknownTurn(checked.value.turnId);
+    if (open.closed) return new ResponseError(BridgeErrorCodes.TurnClosed, `turn ${checked.value.turnId} has ended: offer every call before executor/endTurn`);
+    const call: ToolCall = { id: checked.value.call.id, name: checked.value.call.name, input: checked.value.call.input };
+    const callId = open.turn.offer(call);
+    open.observer?.offered?.({ ...call, id: callId });
+    return { callId };
+  }
+
+  endTurn(params: unknown, token?: CancelToken): Promise<TurnResultsResponse | ResponseError> | ResponseError {
+    const checked = checkParams.turn(params);
+    if (!checked.ok) return invalid(checked);
+    const open = this.turns.get(checked.value.turnId);
+    if (!open) return unknownTurn(checked.value.turnId);
+    return this.finish(checked.value.turnId, open, token);
+  }
+
+  executeBatch(params: unknown, token?: CancelToken): Promise<TurnResultsResponse | ResponseError> | ResponseError {
+    const checked = checkParams.executeBatch(params);
+    if (!checked.ok) return invalid(checked);
+    const { turnId, calls, offeredTools, label } = checked.value;
+    const open = this.open(turnId, offeredTools, label);
+    if (open instanceof ResponseError) return open;
+    for (const call of calls) {
+      const callId = open.turn.offer(call);
+      open.observer?.offered?.({ ...call, id: callId });
+    }
+    return this.finish(turnId, open, token);
+  }
+
+  cancelTurn(params: unknown): { turnId: string; cancelled: boolean } | ResponseError {
+    const checked = checkParams.turn(params);
+    if (!checked.ok) return invalid(checked);
+    const open = this.turns.get(checked.value.turnId);
+    if (!open) return unknownTurn(checked.value.turnId);
+    this.cancel(open, 'the agent cancelled the turn');
+    return { turnId: checked.value.turnId, cancelled: true };
+  }
+
+  /** Turns still open (begun, results not yet answered). */
+  get openTurns(): number {
+    return this.turns.size;
+  }
+
+  /**
+   * The agent is gone (crash, exit, closed pipe): every open turn is cancelled and ended; resolves once
+   * their results are final. Later requests are refused.
+   */
+  async closeAll(reason: string): Promise<void> {
+    this.disposed = true;
+    const open = [...this.turns.values()];
+    for (const turn of open) this.cancel(turn, reason);
+    await Promise.all(open.map((turn) => turn.results.catch(() => undefined)));
+  }
+
+  private tools(): WireTool[] {
+    return this.options.executor.registry.describe().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+  }
+
+  private open(turnId: string, offeredTools: readonly string[] | undefined, label: string | undefined): OpenTurn | ResponseError {
+    if (this.disposed) return new ResponseError(BridgeErrorCodes.InternalError, 'the executor is shutting down this connection');
+    if (this.turns.has(turnId)) return new ResponseError(BridgeErrorCodes.TurnExists, `turn ${turnId} is already open: end it first or use another id`);
+    const controller = new AbortController();
+    const extra = this.options.host?.turnOptions?.(turnId) ?? {};
+    const turn = this.options.executor.beginTurn({
+      ...extra,
+      signal: extra.signal ? AbortSignal.any([extra.signal, controller.signal]) : controller.signal,
+      offeredTools: offeredTools ? new Set(offeredTools) : extra.offeredTools,
+      label: label ?? extra.label,
+    });
+    // The turn emitted turnStarted as it was made, before anyone could listen: the agent hears it from here.
+    const startLabel = label ?? extra.label;
+    this.options.notify({ turnId, event: startLabel === undefined ? { type: 'turnStarted' } : { type: 'turnStarted', label: startLabel } });
+    const unsubscribe = turn.onEvent((event) => this.options.notify(wireEvent(turnId, event)));
+    const observer = this.options.host?.observe?.(turn, turnId);
+    const results = turn.results().then(
+      (results) => ({ turnId, results: results.map(wireResult) }),
+      (error: unknown) => {
+        throw error;
+      },
+    );
+    const settled = results.finally(() => {
+      unsubscribe();
+      observer?.closed?.();
+      if (this.turns.get(turnId)?.turn === turn) this.turns.delete(turnId);
+    });
+    settled.catch(() => {});
+    const open: OpenTurn = { turn, controller, observer, closed: false, results: settled };
+    this.turns.set(turnId, open);
+    return open;
+  }
+
+  private async finish(turnId: string, open: OpenTurn, token: CancelToken | undefined): Promise<TurnResultsResponse | ResponseError> {
+    open.closed = true;
+    open.turn.end();
+    // `$/cancelRequest` of endTurn cancels the turn; the answer still carries every result.
+    const onCancel = token?.onCancellationRequested(() => this.cancel(open, 'the agent cancelled the request'));
+    if (token?.isCancellationRequested) this.cancel(open, 'the agent cancelled the request');
+    try {
+      return await open.results;
+    } catch (error) {
+      return new ResponseError(BridgeErrorCodes.InternalError, `turn ${turnId} failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      onCancel?.dispose();
+    }
+  }
+
+  private cancel(open: OpenTurn, reason: string): void {
+    open.closed = true;
+    open.controller.abort(new CancellationError(reason));
+    open.turn.end();
+  }
+}
+
+function invalid(checked: Extract<Checked<unknown>, { ok: false }>): ResponseError {
+  return new ResponseError(BridgeErrorCodes.InvalidParams, `invalid params: ${checked.error}`);
+}
+
+function unknownTurn(turnId: string): ResponseError {
+  return new ResponseError(BridgeErrorCodes.UnknownTurn, `no open turn has the id ${JSON.stringify(turnId)} (never begun, already ended, or closed by a restart)`);
+}
