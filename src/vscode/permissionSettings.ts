@@ -1,7 +1,8 @@
 // VS Code adapter: the permission policy and command hooks from the settings a user already has.
 // User level: ~/.claude/settings.json plus VS Code user settings; workspace level: the folder's
 // .claude/settings*.json plus VS Code workspace settings. Workspace allow rules and hooks count only
-// in a trusted workspace. The policy is rebuilt when any of them changes; session approvals stay.
+// in a trusted workspace. The policy is rebuilt when any of them changes (~/.claude/settings.json
+// included, polled: see fileChangeWatch.ts); session approvals stay.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -13,6 +14,7 @@ import { createPolicyFromSettings, parsePermissionMode, type PermissionMode, typ
 import { settingsHookSource } from '../node/commandHooks';
 import { loadStandardSettings, mergeSettings, USER_SETTINGS_FILE, WORKSPACE_SETTINGS_FILES } from '../node/settingsFile';
 import { addAllowRules, removeRule as removeRuleFromFile } from '../node/settingsRules';
+import { watchFileChanges } from './fileChangeWatch';
 
 const SECTION = 'agentToolExecutor';
 const RULE_KEYS = ['allow', 'ask', 'deny'] as const;
@@ -39,6 +41,8 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
       watcher.onDidChange(reload),
       watcher.onDidCreate(reload),
       watcher.onDidDelete(reload),
+      // The user's own file lives outside every workspace folder.
+      watchFileChanges(join(homedir(), USER_SETTINGS_FILE), reload),
       vscode.workspace.onDidGrantWorkspaceTrust(reload),
       vscode.workspace.onDidChangeWorkspaceFolders(reload),
       vscode.workspace.onDidChangeConfiguration((event) => {

@@ -8,7 +8,7 @@ import { format } from 'node:util';
 import { launchBrowser, type Browser } from './harness/browser';
 import { loadPaths } from './harness/paths';
 import { findTagged } from './harness/processes';
-import { installVsix, makeScratch, startServer, type VscodeServer } from './harness/server';
+import { installVsix, makeScratch, startServer, type Scratch, type VscodeServer } from './harness/server';
 import { writeWorkspace } from './harness/workspace';
 
 /** The whole suite, server start included; measured at well under a minute. */
@@ -22,7 +22,7 @@ async function main(): Promise<number> {
   if (!fs.existsSync(paths.VSIX)) {
     throw new Error(`${paths.VSIX} is missing: run npm run package first`);
   }
-  const scratch = makeScratch('ate-vscode');
+  const scratch = withScratchHome(makeScratch('ate-vscode'));
   let server: VscodeServer | undefined;
   let browser: Browser | undefined;
   let exitCode = 1;
@@ -88,6 +88,16 @@ async function main(): Promise<number> {
     process.stdout.write(`vscode: suite finished in ${((Date.now() - started) / 1000).toFixed(1)} s (exit code ${exitCode})\n`);
   }
   return exitCode;
+}
+
+/**
+ * A home folder of the run's own for the VS Code processes: the suite never reads the developer's
+ * ~/.claude/settings.json (whose rules would change what asks) and may write one (lmToolsLiveSettings).
+ */
+function withScratchHome(scratch: Scratch): Scratch {
+  const home = path.join(scratch.root, 'home');
+  fs.mkdirSync(home);
+  return { ...scratch, env: { ...scratch.env, HOME: home } };
 }
 
 /** Copies a plain-JS fixture extension into the extensions folder as `publisher.name-version`. */
