@@ -15,6 +15,8 @@ import { ArtifactOpener } from './vscode/artifactLinks';
 import { DiffLinks } from './vscode/chat/diffLinks';
 import { DEFAULT_MAX_ROUNDS } from './vscode/chat/modelLoop';
 import { PARTICIPANT_ID, registerChatParticipant } from './vscode/chat/participant';
+import { AgentChat } from './vscode/bridge/agentChat';
+import { AgentHost } from './vscode/bridge/agentHost';
 import { registerDemoModel } from './vscode/demoModel/register';
 import { LiveRedactor } from './vscode/liveRedactor';
 import { ExternalTools } from './vscode/lmTools/externalTools';
@@ -122,7 +124,12 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
   // The window's turns and calls, live, with their timelines; a status bar count.
   subscriptions.push(new ToolCallsView({ executor, diffLinks, artifacts, results, workDir: () => workspaceFolders[0] }));
 
-  // 4. `@executor` in the chat panel.
+  // 4. `@executor` in the chat panel; with agentToolExecutor.agent.command set, prompts go to that agent
+  //    (its own process, over JSON-RPC; src/vscode/bridge/).
+  const agent = new AgentHost({ executor, logger, version: String(context.extension.packageJSON.version), workspaceFolders: () => workspaceFolders });
+  const agentChat = new AgentChat(agent, { participantId: PARTICIPANT_ID, redactor, diffLinks, workspaceFolders: () => workspaceFolders });
+  subscriptions.push(agent);
+  void agent.reload();
   subscriptions.push(
     registerChatParticipant(
       {
@@ -136,10 +143,12 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
         refreshTools: () => externalTools.sync(),
       },
       context.extensionUri,
+      agentChat,
     ),
   );
 
   endSession = async () => {
+    await agent.stop();
     await artifactStore.endSession(sessionId);
     await executor.dispose();
     // Shell commands still running when VS Code closes die with their whole process tree.

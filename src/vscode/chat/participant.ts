@@ -6,7 +6,13 @@ import { listTools, runPastedCalls, switchMode, type CommandHost } from './slash
 /** As declared in `contributes.chatParticipants`. */
 export const PARTICIPANT_ID = 'agentToolExecutor.executor';
 
-export function registerChatParticipant(host: CommandHost, extensionUri: vscode.Uri): vscode.Disposable {
+/** An agent in its own process that takes prompts instead of the built-in loop (issue 15, src/vscode/bridge/). */
+export interface PromptForwarder {
+  enabled(): boolean;
+  handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
+}
+
+export function registerChatParticipant(host: CommandHost, extensionUri: vscode.Uri, agent?: PromptForwarder): vscode.Disposable {
   const handler: vscode.ChatRequestHandler = (request, context, stream, token) => {
     switch (request.command) {
       case 'tools':
@@ -16,6 +22,7 @@ export function registerChatParticipant(host: CommandHost, extensionUri: vscode.
       case 'mode':
         return switchMode(host, request.prompt, stream);
       default:
+        if (agent?.enabled()) return agent.handle(request, context, stream, token);
         return runModelLoop(host, request, context, stream, token);
     }
   };
