@@ -1,0 +1,60 @@
+/// <reference types="mocha" />
+// The agent host inside the real extension host (issue 15): the settings start the reference agent with
+// vscode-languageclient (LSP initialize carries the executor's tools), a killed agent is started again,
+// and clearing the setting stops it — no agent process is left behind.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { extensionApi, waitFor } from './helpers';
+
+const ROOT = path.join(__dirname, '..', '..', '..', '..');
+const AGENT = path.join(ROOT, 'out', 'examples', 'agent', 'agent.js');
+const SCRIPT = path.join(ROOT, 'examples', 'agent', 'sessions', 'demo.json');
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+suite('Agent bridge (vscode-languageclient)', () => {
+  let dir: string;
+  let transcriptFile: string;
+  const entries = (): Array<Record<string, any>> =>
+    fs.existsSync(transcriptFile) ? fs.readFileSync(transcriptFile, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+  const config = () => vscode.workspace.getConfiguration('agentToolExecutor.agent');
+
+  setup(async () => {
+    await extensionApi();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ate-bridge-suite-'));
+    transcriptFile = path.join(dir, 'agent.jsonl');
+  });
+
+  teardown(async () => {
+    await config().update('command', undefined, vscode.ConfigurationTarget.Workspace);
+    await config().update('args', undefined, vscode.ConfigurationTarget.Workspace);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the workspace setting (trusted) starts the agent; a killed agent is restarted; clearing the setting stops it', async function () {
+    this.timeout(60_000);
+    await config().update('args', [AGENT, '--script', SCRIPT, '--transcript', transcriptFile], vscode.ConfigurationTarget.Workspace);
+    await config().update('command', process.execPath, vscode.ConfigurationTarget.Workspace);
+    const first = await waitFor('the agent to be initialized', () => entries().find((entry) => entry.kind === 'initialize'));
+    assert.equal(first.direction, 'editor→agent');
+    assert.ok(first.tools.includes('Read') && first.tools.includes('Edit'));
+
+    process.kill(first.pid, 'SIGKILL');
+    const second = await waitFor('a restarted agent', () => entries().find((entry) => entry.kind === 'initialize' && entry.pid !== first.pid));
+    assert.ok(!alive(first.pid));
+    assert.ok(alive(second.pid));
+
+    await config().update('command', undefined, vscode.ConfigurationTarget.Workspace);
+    await waitFor('the agent to stop', () => (alive(second.pid) ? undefined : true));
+  });
+});
