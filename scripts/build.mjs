@@ -3,7 +3,7 @@
 // (`--outdir` and `--metafile` are for bench/: a production bundle elsewhere, with what each input weighs.)
 import * as esbuild from 'esbuild';
 
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -35,6 +35,22 @@ const lazyTurndown = {
         '  return new Real(options);',
         '};',
       ].join('\n'),
+    }));
+  },
+};
+
+/**
+ * The OS sandbox runtime (issue 17) is loaded only when the sandbox is on: in the bundles
+ * `@anthropic-ai/sandbox-runtime` is a stand-in that requires `dist/sandbox-runtime.js` then.
+ * @type {import('esbuild').Plugin}
+ */
+const lazySandboxRuntime = {
+  name: 'lazy-sandbox-runtime',
+  setup(build) {
+    build.onResolve({ filter: /^@anthropic-ai\/sandbox-runtime$/ }, () => ({ path: 'sandbox-runtime', namespace: 'lazy-sandbox-runtime' }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-sandbox-runtime' }, () => ({
+      loader: 'js',
+      contents: "module.exports = require(require('node:path').join(__dirname, 'sandbox-runtime.js'));",
     }));
   },
 };
@@ -78,13 +94,15 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
   metafile,
-  plugins: [lazyTurndown, zodEnglishOnly],
+  plugins: [lazyTurndown, zodEnglishOnly, lazySandboxRuntime],
 };
 
 const targets = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'] },
   // What the stand-in above loads: turndown and its DOM, for both bundles (they sit side by side).
   { ...common, plugins: [], entryPoints: ['turndown'], outfile: `${outdir}/turndown.js` },
+  // What the sandbox stand-in loads; it finds its seccomp helper in `vendor/seccomp/<arch>` beside it.
+  { ...common, plugins: [], entryPoints: ['@anthropic-ai/sandbox-runtime'], outfile: `${outdir}/sandbox-runtime.js` },
   {
     ...common,
     entryPoints: ['src/cli/main.ts'],
@@ -95,6 +113,8 @@ const targets = [
     supported: { 'dynamic-import': true },
   },
 ];
+
+cpSync('node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp', `${outdir}/vendor/seccomp`, { recursive: true, filter: (source) => !source.endsWith('.ts') });
 
 if (watch) {
   for (const options of targets) {

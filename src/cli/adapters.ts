@@ -14,6 +14,8 @@ import { commandHookSource } from '../node/commandHooks';
 import { JsonlSessionRecorder } from '../node/sessionRecord/jsonlSessionRecorder';
 import { loadSettingsFile } from '../node/settingsFile';
 import { createNodeSnapshotter } from '../node/snapshot/nodeSnapshotter';
+import { BashSandbox } from '../tools/sandbox/bashSandbox';
+import { combineSandboxSettings, parseSandboxSettings, webFetchDomains } from '../tools/sandbox/sandboxSettings';
 import { UsageError } from './args';
 
 /** Where the CLI keeps artifacts when `--artifacts` is not given. */
@@ -34,6 +36,8 @@ export interface CliAdapters {
     ExecutorOptions,
     'permissionPolicy' | 'hooks' | 'artifactStore' | 'snapshotter' | 'redactor' | 'sessionRecorder' | 'logger' | 'ignored'
   >;
+  /** The OS sandbox for Bash, as the settings file's `sandbox` key has it (off without one). */
+  readonly sandbox: BashSandbox;
   /** Ends the session: temporary artifacts go, the record is flushed, the watcher stops. */
   close(): Promise<void>;
 }
@@ -60,13 +64,23 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
     workspaceFolders: [options.workspace],
     origins: { user: settingsPath },
   });
+  const sandboxSettings = parseSandboxSettings(settings, settingsPath ?? 'settings');
   // Fail closed: a settings file that cannot be used as written is refused, never half applied.
-  const fatal = permissionPolicy.problems.filter((problem) => !permissionPolicy.notices.includes(problem));
+  const fatal = [...permissionPolicy.problems.filter((problem) => !permissionPolicy.notices.includes(problem)), ...sandboxSettings.problems];
   if (fatal.length > 0) {
     const listed = fatal.map((problem) => `\n  ${problem}`).join('');
     throw new UsageError(`--settings: ${fatal.length} problem${fatal.length === 1 ? '' : 's'} in ${settingsPath}; nothing was run:${listed}`);
   }
   for (const notice of permissionPolicy.notices) logger.warn('settings.notice', { notice });
+  // The OS sandbox (issue 17): started and checked now, before any command; where it cannot run, said once.
+  const sandbox = new BashSandbox({ onUnavailable: (message) => process.stderr.write(`tool-exec: ${message}\n`) });
+  const allowRules = permissionPolicy.allRules.filter((rule) => rule.behavior === 'allow').map((rule) => rule.text);
+  await sandbox.configure(combineSandboxSettings(sandboxSettings.settings, {}, true).settings, {
+    folders: [options.workspace],
+    ignoreFiles: ignored.sources(),
+    webFetchDomains: webFetchDomains(allowRules),
+  });
+  permissionPolicy.sandboxed = (request) => sandbox.autoAllows(request);
   const hooks: HookSource | undefined = settings?.hooks === undefined ? undefined : commandHookSource(settings.hooks, logger);
   const artifactsDir = resolve(options.cwd, options.artifactsDir ?? DEFAULT_ARTIFACTS_DIR);
   const artifactStore = new NodeArtifactStore({ artifactsDir });
@@ -78,7 +92,9 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
   const sessionRecorder = new JsonlSessionRecorder({ dir: join(artifactsDir, 'sessions'), sessionId: options.sessionId, workspaceFolders: [options.workspace] });
   return {
     options: { permissionPolicy, hooks, artifactStore, snapshotter, redactor, sessionRecorder, logger, ignored },
+    sandbox,
     close: async () => {
+      await sandbox.dispose();
       await sessionRecorder.flush();
       await artifactStore.endSession(options.sessionId);
       await snapshotter.dispose();

@@ -75,7 +75,7 @@ export async function serveStdio(args: ServeArgs, io: ServeIo): Promise<number> 
     maxModelBytes: args.maxResultBytes,
   });
   try {
-    registerBuiltinTools(registry, { backgroundTasks: executor, supervisor });
+    registerBuiltinTools(registry, { backgroundTasks: executor, supervisor, sandbox: adapters.sandbox });
     for (const { module, defs } of moduleTools) {
       for (const def of defs) {
         if (registry.has(def.name)) throw new UsageError(`--tools ${module}: tool ${def.name} is already registered`);

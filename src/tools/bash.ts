@@ -9,6 +9,7 @@ import { formatGoDuration } from '../executor/duration';
 import type { BackgroundShells } from './backgroundShells';
 import type { BuiltinToolsOptions } from './options';
 import type { KillReport, ProcessSupervisor, ProcessTree } from './processTree';
+import { BlockedOutputScanner, blockedNote } from './sandbox/blocked';
 import { filterSecretEnv } from './secretEnv';
 import { EscapeStripper } from './terminalEscapes';
 
@@ -30,6 +31,10 @@ const inputSchema = z.object({
   timeout: z.number().int().positive().optional().describe(`Milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}).`),
   description: z.string().optional().describe('What the command does, in 5-10 words (shown to the user).'),
   run_in_background: z.boolean().optional().describe('Start it and return a task id at once; read its output with BashOutput, stop it with KillBash.'),
+  dangerouslyDisableSandbox: z
+    .boolean()
+    .optional()
+    .describe('Run outside the OS sandbox (when it is on); the user is asked to approve. Only after the sandbox blocked something the command really needs.'),
 });
 export type BashInput = z.infer<typeof inputSchema>;
 
@@ -45,6 +50,10 @@ export interface BashData {
   /** The output stayed open after every kill: a process nothing could find still holds it. */
   readonly untrackedHolder?: boolean;
   readonly taskId?: string;
+  /** It ran inside the OS sandbox. */
+  readonly sandboxed?: boolean;
+  /** What the sandbox refused (paths, hosts), as told to the model. */
+  readonly blocked?: readonly string[];
 }
 
 export interface BashDeps {
@@ -70,7 +79,7 @@ export function createBashTool(deps: BashDeps): ToolDefinition<BashInput, BashDa
     prepareApproval: (input) => ({
       preview: {
         title: input.description ? `Run: ${input.description}` : 'Run a shell command',
-        detail: `${input.command}${input.run_in_background ? '\n(in the background)' : ''}`,
+        detail: `${input.command}${input.run_in_background ? '\n(in the background)' : ''}${sandboxNote(input, deps)}`,
       },
     }),
     handler: (input, ctx) => (input.run_in_background ? startInBackground(input, ctx, deps) : deps.supervisor.hold(runForeground(input, ctx, deps))),
@@ -83,18 +92,52 @@ export function bashTimeoutMs(requested: number | undefined): number {
   return Math.min(requested ?? BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS);
 }
 
-function spawnShell(command: string, ctx: ToolContext, deps: BashDeps): ProcessTree {
+/** The shell's tree, and the sandbox key its violations are reported under when it runs sandboxed. */
+interface StartedShell {
+  readonly tree: ProcessTree;
+  readonly sandboxKey?: string;
+}
+
+async function spawnShell(input: BashInput, ctx: ToolContext, deps: BashDeps): Promise<StartedShell | { readonly refused: string }> {
   const { env } = filterSecretEnv(deps.options.env ?? process.env, deps.options.allowedEnv);
   const [file, ...args] = shellCommand(deps.options.shell);
-  return deps.supervisor.start(file!, [...args, command], { cwd: ctx.workDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const sandbox = deps.options.sandbox;
+  let command = input.command;
+  let sandboxKey: string | undefined;
+  if (sandbox) {
+    await sandbox.ready();
+    ctx.signal.throwIfAborted();
+    const plan = sandbox.plan(input.command, input);
+    // Approved without asking because it would be sandboxed: it never runs unsandboxed instead.
+    if (sandbox.consumeAutoAllowed(ctx.callId) && !plan.sandboxed) return { refused: `The command was not run: it was allowed because it would run in the OS sandbox, but ${plan.why ?? 'the sandbox is off'}. Run it again to be asked.` };
+    if (plan.sandboxed) {
+      try {
+        ({ command, key: sandboxKey } = await sandbox.wrap(input.command, file!, ctx.signal));
+      } catch (error) {
+        ctx.signal.throwIfAborted();
+        return { refused: `The command was not run: the OS sandbox could not be set up for it (${(error as Error).message}).` };
+      }
+    }
+  }
+  return { tree: deps.supervisor.start(file!, [...args, command], { cwd: ctx.workDir, env, stdio: ['ignore', 'pipe', 'pipe'] }), sandboxKey };
+}
+
+function sandboxNote(input: BashInput, deps: BashDeps): string {
+  const note = deps.options.sandbox?.approvalNote(input.command, input);
+  return note ? `\n\n${note}` : '';
 }
 
 async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps): Promise<ToolOutput<BashData>> {
   ctx.signal.throwIfAborted();
   const timeoutMs = bashTimeoutMs(input.timeout);
   const startedAt = performance.now();
+  const started = await spawnShell(input, ctx, deps);
+  if ('refused' in started) return { content: started.refused, isError: true, data: emptyData(startedAt) };
+  const { tree, sandboxKey } = started;
   const stream = ctx.openOutputStream({ display: 'bash_output' });
-  const tree = spawnShell(input.command, ctx, deps);
+  // Inside the sandbox the error lines are kept (bounded) to name what it blocked.
+  const scanner = sandboxKey ? new BlockedOutputScanner() : undefined;
+  if (scanner) for (const pipe of [tree.child.stdout, tree.child.stderr]) pipe?.on('data', (chunk: Buffer) => scanner.feed(chunk.toString()));
   const pumped = Promise.all([pump(tree.child.stdout, stream), pump(tree.child.stderr, stream)]);
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
@@ -137,10 +180,12 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
     if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
     tree.child.stdout?.destroy();
     tree.child.stderr?.destroy();
+    if (sandboxKey) deps.options.sandbox!.commandEnded();
   }
   const durationMs = performance.now() - startedAt;
   stream.close({ exitCode: exit.code, signal: exit.signal });
   const survivors = killed?.survivors ?? [];
+  const blocked = sandboxKey && scanner ? deps.options.sandbox!.blocked(sandboxKey, scanner.finish(), ctx.workDir) : [];
   const data: BashData = {
     exitCode: exit.code,
     signal: exit.signal,
@@ -149,9 +194,12 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
     leftoversStopped,
     ...(survivors.length > 0 ? { survivors } : {}),
     ...(heldOpen ? { untrackedHolder: true } : {}),
+    ...(sandboxKey ? { sandboxed: true } : {}),
+    ...(blocked.length > 0 ? { blocked } : {}),
   };
   const timedOut = outcome === 'timeout';
-  return { content: summary(outcome, data, timeoutMs), isError: outcome !== 'exit' || exit.code !== 0, ...(timedOut ? { timedOut } : {}), data };
+  const content = summary(outcome, data, timeoutMs) + (blocked.length > 0 ? `\n${blockedNote(blocked)}` : '');
+  return { content, isError: outcome !== 'exit' || exit.code !== 0, ...(timedOut ? { timedOut } : {}), data };
 }
 
 function summary(outcome: 'exit' | 'timeout' | 'cancel', data: BashData, timeoutMs: number): string {
@@ -190,7 +238,10 @@ async function startInBackground(input: BashInput, ctx: ToolContext, deps: BashD
   if (!deps.background) return { content: 'run_in_background is not available here: run the command in the foreground.', isError: true };
   ctx.signal.throwIfAborted();
   const startedAt = performance.now();
-  const tree = spawnShell(input.command, ctx, deps);
+  const started = await spawnShell(input, ctx, deps);
+  if ('refused' in started) return { content: started.refused, isError: true, data: emptyData(startedAt) };
+  const { tree, sandboxKey } = started;
+  if (sandboxKey) void tree.exited.catch(() => undefined).finally(() => deps.options.sandbox!.commandEnded());
   const shell = deps.background.add(input.command, input.description, tree);
   return {
     content: `Started in the background as task ${shell.id}. Read its output with BashOutput {"task_id":"${shell.id}"}; stop it with KillBash {"task_id":"${shell.id}"}.`,

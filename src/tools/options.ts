@@ -1,6 +1,7 @@
 // What the composition root (extension or CLI) hands the built-in tools.
 import type { ExternalBackgroundTask, TrackedTask } from '../executor/backgroundTasks';
 import type { ProcessSupervisor } from './processTree';
+import type { BashSandbox } from './sandbox/bashSandbox';
 import type { TodoStore } from './todoWrite';
 
 /**
@@ -39,6 +40,8 @@ export interface BuiltinToolsOptions {
   readonly fetch?: WebFetchOptions;
   /** Owns the shell processes; `dispose()` it on deactivation to kill what still runs. @default `defaultProcessSupervisor` */
   readonly supervisor?: ProcessSupervisor;
+  /** Runs Bash commands in the OS sandbox when its settings turn it on (issue 17). @default none: never sandboxed */
+  readonly sandbox?: BashSandbox;
   /** Where TodoWrite keeps each session's list (a UI may read it). @default a new in-memory store */
   readonly todos?: TodoStore;
 }

@@ -62,6 +62,13 @@ export class RulesPolicy implements PermissionPolicy {
   /** Whether the workspace is trusted; the host may change it (VS Code's workspace trust). */
   workspaceTrusted: boolean;
   /**
+   * Calls the OS sandbox confines and lets run unasked (issue 17: Bash with `autoAllowBashIfSandboxed`).
+   * The sandbox enforces what their paths would ask for (outside the folders, secret and memory files,
+   * what cannot be parsed), so those asks are lifted; deny rules, ask rules, ignore files and plan mode
+   * still apply. The host sets it.
+   */
+  sandboxed?: (request: PermissionRequest) => boolean;
+  /**
    * Settings that could not be used as written, as messages; the host shows them (the CLI refuses to
    * start). Each broken deny or ask rule was replaced by one on its whole tool, or on every tool.
    */
@@ -124,7 +131,8 @@ export class RulesPolicy implements PermissionPolicy {
     const folders = checks.some((check) => check.kind === 'path') ? await realFolders([...request.workspaceFolders, ...this.additionalDirectories]) : [];
     signal.throwIfAborted();
     const flags = flagsOf(request.tool);
-    return combine(checks.map((check) => this.decide(check, request.tool.name, flags, folders)));
+    const sandboxed = this.sandboxed?.(request) ?? false;
+    return combine(checks.map((check) => this.decide(check, request.tool.name, flags, folders, sandboxed)));
   }
 
   /** "Allow for this session": an allow rule for exactly what this call touches (never a wider pattern). */
@@ -227,14 +235,14 @@ export class RulesPolicy implements PermissionPolicy {
     }
   }
 
-  private decide(check: Check, toolName: string, flags: CallFlags, folders: readonly string[]): Verdict {
+  private decide(check: Check, toolName: string, flags: CallFlags, folders: readonly string[], sandboxed = false): Verdict {
     const deny = this.firstMatch('deny', check, toolName, folders, false);
     if (deny?.match === 'yes') return { behavior: 'deny', by: 'rule', rule: deny.rule.text, reason: `${ruleLabel(deny.rule)} matches ${describe(check)}` };
     if (check.kind === 'command' && check.part.denyOnly) return { behavior: 'allow', by: 'mode', reason: '' };
     if (this.mode === 'plan' && !flags.readOnly) {
       return { behavior: 'deny', by: 'mode', reason: `plan mode runs only read-only tools, and ${toolName} is not read-only` };
     }
-    const sensitive = sensitiveReason(check);
+    const sensitive = sandboxed ? undefined : sensitiveReason(check);
     if (sensitive) return { behavior: 'ask', by: 'rule', rule: 'sensitive file', reason: sensitive, forced: true };
     // The file tools refuse what an agent ignore file excludes; a command reaching it asks, every time.
     const excluded = check.kind === 'path' && check.fromCommand ? this.excludedReason(check.path.real) : undefined;
@@ -245,6 +253,7 @@ export class RulesPolicy implements PermissionPolicy {
       if (ask) return { behavior: 'ask', by: 'rule', rule: ask.rule.text, reason: `${ruleLabel(ask.rule)} matches ${describe(check)}` };
     }
     if (this.mode === 'bypass') return { behavior: 'allow', by: 'mode', reason: 'bypass mode' };
+    if (sandboxed) return { behavior: 'allow', by: 'mode', reason: 'it runs in the OS sandbox' };
     if (check.kind === 'opaque' || check.kind === 'argument') return { behavior: 'ask', by: 'rule', reason: check.reason };
     const allow = this.firstMatch('allow', check, toolName, folders, true);
     if (check.kind === 'path' && check.path.real.some((real) => !containingFolder(real, folders))) {

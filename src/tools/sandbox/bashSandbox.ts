@@ -1,0 +1,250 @@
+// The OS sandbox around Bash (issue 17). The host configures it from the settings; it starts the runtime
+// once and checks that it really works here (a sandboxed `true` must exit 0), then:
+//   1. `plan` says whether a command runs sandboxed, and if not why (off, the model's
+//      `dangerouslyDisableSandbox`, `sandbox.excludedCommands`, not available here);
+//   2. `autoAllows` tells the permission policy which calls need no approval (sandboxed, auto-allow on);
+//   3. `wrap` turns a command into the sandboxed command line, keyed for the runtime's violation reports;
+//   4. `blocked` names what the sandbox refused during that command.
+// Where it cannot run it says so once and every command asks as without it: never a silent escape.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { homedir } from 'node:os';
+import type { PermissionRequest } from '../../executor/ports/permissionPolicy';
+import { splitCommand } from '../../executor/policy/shellSplit';
+import { describeBlocked } from './blocked';
+import { loadSandboxRuntime, type SandboxRuntime } from './runtime';
+import { sandboxRuntimeConfig, type SandboxPolicyInput, type SandboxRuntimeConfigShape } from './sandboxConfig';
+import { SANDBOX_OFF, type SandboxSettings } from './sandboxSettings';
+
+/** How long the start-up check (`true` in the sandbox) may take before the sandbox counts as broken. */
+export const SANDBOX_PROBE_TIMEOUT_MS = 15_000;
+
+/** Auto-allowed calls remembered until their handler runs (a hook may stop one before it does). */
+const MAX_PENDING_AUTO_ALLOWED = 1000;
+
+export type SandboxPlan = { readonly sandboxed: true } | { readonly sandboxed: false; readonly why?: string };
+
+export interface BashSandboxOptions {
+  /** @default the real `@anthropic-ai/sandbox-runtime` */
+  readonly loadRuntime?: () => Promise<SandboxRuntime>;
+  /** @default process.platform */
+  readonly platform?: NodeJS.Platform;
+  /** @default os.homedir() */
+  readonly home?: string;
+  /** The shell the start-up check runs. @default /bin/sh */
+  readonly shell?: string;
+  /** Told once per reason when the sandbox is on but cannot run here (the host shows it). */
+  readonly onUnavailable?: (message: string) => void;
+}
+
+/** The sandbox's inputs besides the settings: where commands run, the rules' domains, the ignore files. */
+export type SandboxPolicySources = Omit<SandboxPolicyInput, 'platform' | 'home' | 'allowedDomains'> & {
+  /** The domains of `WebFetch(domain:…)` allow rules. */
+  readonly webFetchDomains: readonly string[];
+};
+
+export class BashSandbox {
+  private settingsInForce: SandboxSettings = SANDBOX_OFF;
+  private config: SandboxRuntimeConfigShape | undefined;
+  private runtime: SandboxRuntime | undefined;
+  private starting: Promise<void> | undefined;
+  private unavailable: string | undefined;
+  private readonly told = new Set<string>();
+  /** Calls `autoAllows` let through: their handler must run them sandboxed or not at all. */
+  private readonly autoAllowed = new Set<string>();
+  private readonly platform: NodeJS.Platform;
+  private readonly home: string;
+
+  constructor(private readonly options: BashSandboxOptions = {}) {
+    this.platform = options.platform ?? process.platform;
+    this.home = options.home ?? homedir();
+  }
+
+  /** The settings in force. */
+  get settings(): SandboxSettings {
+    return this.settingsInForce;
+  }
+
+  /** `off`, `starting`, `ready`, or `unavailable` (with `unavailableReason`). */
+  get state(): 'off' | 'starting' | 'ready' | 'unavailable' {
+    if (!this.settingsInForce.enabled) return 'off';
+    if (this.unavailable !== undefined) return 'unavailable';
+    return this.runtime ? 'ready' : 'starting';
+  }
+
+  get unavailableReason(): string | undefined {
+    return this.unavailable;
+  }
+
+  /** The runtime configuration last derived from the policy (for tests and the rules list). */
+  get runtimeConfig(): SandboxRuntimeConfigShape | undefined {
+    return this.config;
+  }
+
+  /**
+   * Takes new settings and policy sources; starts the runtime the first time the sandbox is on.
+   * Resolves when the sandbox is ready or known to be unavailable.
+   */
+  async configure(settings: SandboxSettings, sources: SandboxPolicySources): Promise<void> {
+    this.settingsInForce = settings;
+    this.config = sandboxRuntimeConfig({
+      ...sources,
+      platform: this.platform,
+      home: this.home,
+      allowedDomains: [...settings.allowedDomains, ...sources.webFetchDomains],
+    });
+    if (!settings.enabled) return;
+    if (this.runtime) {
+      this.runtime.updateConfig(this.config);
+      return;
+    }
+    this.starting ??= this.start(this.config);
+    await this.starting;
+  }
+
+  /** Resolves once a start in progress has finished (ready or unavailable). */
+  async ready(): Promise<void> {
+    await this.starting;
+  }
+
+  /** Whether `command` runs in the sandbox, and if not, why (undefined when the sandbox is simply off). */
+  plan(command: string, input?: { readonly dangerouslyDisableSandbox?: boolean }): SandboxPlan {
+    if (!this.settingsInForce.enabled) return { sandboxed: false };
+    if (input?.dangerouslyDisableSandbox === true) return { sandboxed: false, why: 'the model asked to run it outside the sandbox (dangerouslyDisableSandbox)' };
+    const excluded = excludedBy(command, this.settingsInForce.excludedCommands);
+    if (excluded) return { sandboxed: false, why: `sandbox.excludedCommands lists ${excluded}` };
+    if (this.unavailable !== undefined) return { sandboxed: false, why: `the sandbox cannot run here: ${this.unavailable}` };
+    if (!this.runtime) return { sandboxed: false, why: 'the sandbox is still starting' };
+    return { sandboxed: true };
+  }
+
+  /** For the permission policy: a Bash call that will run sandboxed, with auto-allow on, needs no approval. */
+  autoAllows(request: PermissionRequest): boolean {
+    if (request.tool.name !== 'Bash' || !this.settingsInForce.autoAllowBashIfSandboxed) return false;
+    const input = request.input as { command?: unknown; dangerouslyDisableSandbox?: boolean } | undefined;
+    const allows = typeof input?.command === 'string' && this.plan(input.command, input).sandboxed;
+    if (allows) {
+      if (this.autoAllowed.size >= MAX_PENDING_AUTO_ALLOWED) this.autoAllowed.delete(this.autoAllowed.values().next().value!);
+      this.autoAllowed.add(request.callId);
+    }
+    return allows;
+  }
+
+  /** Whether `autoAllows` let this call through without approval (asked once, by its handler). */
+  consumeAutoAllowed(callId: string): boolean {
+    return this.autoAllowed.delete(callId);
+  }
+
+  /** A line for the approval dialog: where the command will run. Undefined when the sandbox is off. */
+  approvalNote(command: string, input?: { readonly dangerouslyDisableSandbox?: boolean }): string | undefined {
+    const plan = this.plan(command, input);
+    if (plan.sandboxed) return 'Runs in the OS sandbox: it writes only in the workspace folders and reaches only the allowed domains.';
+    if (!plan.why) return undefined;
+    return `Runs OUTSIDE the sandbox, because ${plan.why}: it can write anywhere you can and reach any host.`;
+  }
+
+  /** The sandboxed command line for `command`, and the key its violations are reported under. */
+  async wrap(command: string, shell: string, signal: AbortSignal): Promise<{ command: string; key: string }> {
+    if (!this.runtime) throw new Error('the sandbox is not running');
+    // Unguessable, as the runtime requires of a key a connection presents (128 bits).
+    const key = randomBytes(16).toString('base64url');
+    return { command: await this.runtime.wrap(command, shell, key, signal), key };
+  }
+
+  /** What the sandbox refused while the command under `key` ran, one line each. */
+  blocked(key: string, errorLines: readonly string[], cwd: string): string[] {
+    const config = this.config;
+    if (!config) return [];
+    return describeBlocked(errorLines, this.runtime?.violations(key) ?? [], {
+      cwd,
+      home: this.home,
+      allowWrite: config.filesystem.allowWrite,
+      denyRead: config.filesystem.denyRead,
+      denyWrite: config.filesystem.denyWrite,
+      allowedDomains: config.network.allowedDomains,
+    });
+  }
+
+  /** A command `wrap` returned has ended (call once per wrap). */
+  commandEnded(): void {
+    this.runtime?.commandEnded();
+  }
+
+  /** Stops the runtime's proxies. */
+  async dispose(): Promise<void> {
+    const runtime = this.runtime;
+    this.runtime = undefined;
+    await runtime?.reset().catch(() => undefined);
+  }
+
+  private async start(config: SandboxRuntimeConfigShape): Promise<void> {
+    let runtime: SandboxRuntime | undefined;
+    try {
+      runtime = await (this.options.loadRuntime ?? loadSandboxRuntime)();
+      if (!runtime.isSupportedPlatform()) return this.markUnavailable(`${this.platform} is not a platform the sandbox supports (Linux with bubblewrap, macOS)`);
+      const dependencies = runtime.checkDependencies(config.ripgrep?.command);
+      if (dependencies.errors.length > 0) return this.markUnavailable(dependencies.errors.join('; '));
+      await runtime.initialize(this.config ?? config);
+      const failure = await probe(runtime, this.options.shell ?? '/bin/sh');
+      if (failure) {
+        await runtime.reset().catch(() => undefined);
+        return this.markUnavailable(failure);
+      }
+      if (this.config) runtime.updateConfig(this.config);
+      this.runtime = runtime;
+    } catch (error) {
+      await runtime?.reset().catch(() => undefined);
+      this.markUnavailable(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private markUnavailable(reason: string): void {
+    this.unavailable = reason;
+    if (this.told.has(reason)) return;
+    this.told.add(reason);
+    this.options.onUnavailable?.(`The OS sandbox is on in the settings but cannot run here (${reason}): commands are not sandboxed and ask for approval as usual.`);
+  }
+}
+
+/** Runs `true` in the sandbox once; the failure, or undefined when it works. */
+async function probe(runtime: SandboxRuntime, shell: string): Promise<string | undefined> {
+  const signal = AbortSignal.timeout(SANDBOX_PROBE_TIMEOUT_MS);
+  const key = randomBytes(16).toString('base64url');
+  const wrapped = await runtime.wrap('true', shell, key, signal);
+  const ended = new Promise<string | undefined>((resolve) => {
+    const child = spawn(shell, ['-c', wrapped], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-500);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), SANDBOX_PROBE_TIMEOUT_MS);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      resolve(`a test command could not start: ${error.message}`);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve(code === 0 ? undefined : `a test command failed in the sandbox (${signal ?? `exit ${code}`}): ${stderr.trim() || 'no message'}`);
+    });
+  });
+  try {
+    return await ended;
+  } finally {
+    runtime.commandEnded();
+  }
+}
+
+/**
+ * The `sandbox.excludedCommands` entry a part of `command` starts with (whole words; `git push:*` and
+ * `git push *` mean `git push`), or undefined.
+ */
+export function excludedBy(command: string, patterns: readonly string[]): string | undefined {
+  if (patterns.length === 0) return undefined;
+  const split = splitCommand(command);
+  const parts = split.ok ? split.parts.flatMap((part) => (part.kind === 'command' ? [part.words.map((word) => word.value)] : [])) : [command.trim().split(/\s+/)];
+  for (const pattern of patterns) {
+    const words = pattern.replace(/(:\*|\s\*)$/, '').trim().split(/\s+/);
+    if (parts.some((part) => words.every((word, index) => part[index] === word))) return pattern;
+  }
+  return undefined;
+}

@@ -1,0 +1,92 @@
+// Our permission policy as the sandbox runtime's configuration (issue 17), a pure function:
+//   writes: the workspace folders (and `additionalDirectories`), never agent memory files, configuration
+//           that runs code (`.git/config`, `.git/hooks`, `.vscode`, `.claude`, …), the agents' ignore files
+//           or secret files;
+//   reads:  everywhere but the secret locations of the home folder and the workspace's secret files;
+//   network: only the domains of `WebFetch(domain:…)` allow rules and `sandbox.network.allowedDomains`.
+// On Linux bubblewrap binds concrete paths (no globs for writes, and a read glob walks the tree before
+// every command), so the workspace's names are taken at each folder's root; macOS takes `**` patterns.
+import * as path from 'node:path';
+import { SECRET_FILE_GLOBS } from '../../executor/policy/sensitiveFiles';
+
+/** The part of `@anthropic-ai/sandbox-runtime`'s `SandboxRuntimeConfig` we set (all of it required by the runtime). */
+export interface SandboxRuntimeConfigShape {
+  readonly filesystem: { readonly allowWrite: string[]; readonly denyWrite: string[]; readonly denyRead: string[] };
+  readonly network: { readonly allowedDomains: string[]; readonly deniedDomains: string[] };
+  readonly ripgrep?: { readonly command: string };
+}
+
+export interface SandboxPolicyInput {
+  /** Workspace folders and `additionalDirectories`, absolute. */
+  readonly folders: readonly string[];
+  readonly home: string;
+  /** `process.platform`: decides between root-level names (Linux) and `**` patterns (macOS). */
+  readonly platform: NodeJS.Platform;
+  /** From `sandbox.network.allowedDomains` and the `WebFetch(domain:…)` allow rules. */
+  readonly allowedDomains: readonly string[];
+  /** The agents' ignore files in force (`AgentIgnoreFiles.sources()`): a command must not rewrite them. */
+  readonly ignoreFiles?: readonly string[];
+  /** The ripgrep the runtime scans for nested `.git/hooks` and kin (VS Code ships its own). */
+  readonly ripgrep?: string;
+}
+
+/** Secrets under the home folder: keys, cloud and registry credentials. */
+export const HOME_SECRETS: readonly string[] = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.netrc',
+  '.git-credentials',
+  '.pgpass',
+  '.config/gcloud',
+  '.azure',
+  '.kube',
+  '.docker/config.json',
+  '.npmrc',
+  '.pypirc',
+];
+
+/** Agent memory files and configuration that runs code (sensitiveFiles.ts' lists, as names in a folder). */
+export const PROTECTED_WRITES: readonly string[] = [
+  'AGENTS.md',
+  'AGENTS.override.md',
+  'CLAUDE.md',
+  'CLAUDE.local.md',
+  'GEMINI.md',
+  '.cursorrules',
+  '.windsurfrules',
+  '.clinerules',
+  '.roorules',
+  '.goosehints',
+  '.github/copilot-instructions.md',
+  '.github/instructions',
+  '.github/prompts',
+  '.cursor/rules',
+  '.windsurf/rules',
+  '.roo/rules',
+  '.claude',
+  '.git/config',
+  '.git/hooks',
+  '.vscode',
+  '.husky',
+];
+
+export function sandboxRuntimeConfig(input: SandboxPolicyInput): SandboxRuntimeConfigShape {
+  const deep = input.platform === 'darwin';
+  const inFolder = (folder: string, name: string) => (deep && !name.includes('/') ? path.join(folder, '**', name) : path.join(folder, name));
+  const denyWrite: string[] = [];
+  const denyRead: string[] = HOME_SECRETS.map((name) => path.join(input.home, name));
+  for (const folder of input.folders) {
+    for (const name of PROTECTED_WRITES) denyWrite.push(inFolder(folder, name));
+    for (const glob of SECRET_FILE_GLOBS) {
+      denyRead.push(inFolder(folder, glob));
+      denyWrite.push(...(glob.includes('*') && !deep ? [] : [inFolder(folder, glob)]));
+    }
+  }
+  denyWrite.push(...(input.ignoreFiles ?? []));
+  return {
+    filesystem: { allowWrite: [...new Set(input.folders)], denyWrite: [...new Set(denyWrite)], denyRead: [...new Set(denyRead)] },
+    network: { allowedDomains: [...new Set(input.allowedDomains.map((domain) => domain.toLowerCase()))], deniedDomains: [] },
+    ...(input.ripgrep ? { ripgrep: { command: input.ripgrep } } : {}),
+  };
+}

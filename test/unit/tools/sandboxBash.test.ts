@@ -1,0 +1,88 @@
+// Bash inside the real OS sandbox (issue 17): process tracking and output behave as without it — a
+// timeout and a cancel kill the sandboxed tree (no process left), KillBash stops a sandboxed background
+// command, output streams and is budgeted, secret variables stay out — and writes land only in the
+// workspace.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { ProcessSupervisor } from '../../../src/tools/processTree';
+import { BashSandbox } from '../../../src/tools/sandbox/bashSandbox';
+import { makeWorkspace, type Workspace } from './helpers';
+import { countProcesses, uniqueSleep, until } from './processes';
+
+const CAN_SANDBOX = process.platform === 'linux' && spawnSync('sh', ['-c', 'command -v bwrap && command -v socat'], { encoding: 'utf8' }).status === 0;
+
+describe('Bash in the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs Linux with bubblewrap and socat (scripts/setup.sh)' }, () => {
+  let ws: Workspace;
+  let supervisor: ProcessSupervisor;
+  let sandbox: BashSandbox;
+  let home: string;
+  before(() => {
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-home-'));
+    sandbox = new BashSandbox({ home });
+  });
+  after(async () => {
+    await sandbox.dispose();
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    supervisor = new ProcessSupervisor();
+    ws = makeWorkspace({ tools: { supervisor, sandbox, env: { ...process.env, GITHUB_TOKEN: 'ghp_notarealtokenbutlooksone000000000000' } } });
+    await sandbox.configure({ enabled: true, autoAllowBashIfSandboxed: true, excludedCommands: [], allowedDomains: [] }, { folders: [ws.dir], webFetchDomains: [] });
+    assert.equal(sandbox.state, 'ready', sandbox.unavailableReason);
+  });
+  afterEach(async () => {
+    await supervisor.dispose();
+    await ws.dispose();
+  });
+
+  it('runs in the workspace, writes there and nowhere else', async () => {
+    const outside = path.join(home, 'outside.txt');
+    const result = await ws.run('Bash', { command: `pwd; echo in > in.txt; echo out > ${outside}; echo "token=[$GITHUB_TOKEN]"` });
+    assert.match(result.modelContent, new RegExp(`^${ws.dir}\n`));
+    assert.match(result.modelContent, /token=\[\]/, 'secret variables are filtered as without the sandbox');
+    assert.equal(ws.read('in.txt'), 'in\n');
+    assert.equal(fs.existsSync(outside), false);
+    assert.match(result.modelContent, new RegExp(`The OS sandbox blocked: writing ${outside} \\(outside the folders`));
+  });
+
+  it('a timeout kills the sandboxed tree and says so', async () => {
+    const marker = uniqueSleep();
+    const result = await ws.run('Bash', { command: `sleep ${marker} & sleep ${marker}`, timeout: 1500 });
+    assert.equal(result.errorKind, 'timeout');
+    assert.match(result.modelContent, /\[Command timed out after 1\.5s and its process tree was killed\./);
+    await supervisor.idle();
+    assert.equal(countProcesses(marker), 0);
+  });
+
+  it('a cancel kills the sandboxed tree, a process that left the group included', async () => {
+    const marker = uniqueSleep();
+    const controller = new AbortController();
+    const running = ws.run('Bash', { command: `sleep ${marker} & setsid sleep ${marker} & wait` }, controller.signal);
+    await until(() => countProcesses(marker) === 2);
+    controller.abort();
+    const result = await running;
+    assert.equal(result.errorKind, 'cancelled');
+    await supervisor.idle();
+    await until(() => countProcesses(marker) === 0);
+  });
+
+  it('KillBash stops a sandboxed background command', async () => {
+    const marker = uniqueSleep();
+    const started = await ws.run('Bash', { command: `echo started; sleep ${marker}`, run_in_background: true });
+    const taskId = /task (\S+)\./.exec(started.modelContent)![1]!;
+    await until(() => countProcesses(marker) === 1);
+    await ws.run('KillBash', { task_id: taskId });
+    await until(() => countProcesses(marker) === 0);
+  });
+
+  it('streams and budgets large output as without the sandbox', async () => {
+    const result = await ws.run('Bash', { command: 'seq 1 20000' });
+    assert.equal(result.isError, false);
+    assert.equal(result.truncated, true);
+    assert.ok(result.originalBytes > 100_000);
+  });
+});
