@@ -9,6 +9,7 @@ import { bundleRow } from './rows/bundle';
 import { echoRow, noopRow, readRow } from './rows/pipeline';
 import { bigOutputRow, freshCliRow } from './rows/process';
 import { redactionRow } from './rows/redaction';
+import { sandboxEchoRow } from './rows/sandbox';
 import { writeSnapshotRow } from './rows/snapshot';
 import { truncationRow } from './rows/truncation';
 
@@ -23,6 +24,7 @@ const ROWS: ReadonlyArray<readonly [string, () => Promise<Row>]> = [
   ['redaction', redactionRow],
   ['truncation', truncationRow],
   ['bundle', bundleRow],
+  ['sandbox', sandboxEchoRow],
 ];
 
 /**

@@ -29,6 +29,7 @@ import { ModalApprovalClient } from './vscode/approvalDialog';
 import { DiffEditorOpener, SNAPSHOT_SCHEME, SnapshotContentProvider } from './vscode/diffEditor';
 import { OutputChannelLogger } from './vscode/logChannel';
 import { SettingsPermissions } from './vscode/permissionSettings';
+import { BashSandbox } from './tools/sandbox/bashSandbox';
 import { OPEN_ARTIFACT_COMMAND, RESULTS_SCHEME, ResultsDocuments } from './vscode/resultsDocument';
 import { RUN_TOOL_CALLS_COMMAND, RunToolCallsCommand } from './vscode/runToolCallsCommand';
 
@@ -67,7 +68,11 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
   // Agents' ignore files (.aiignore, …): every tool, the command checks and the snapshots honour them.
   const agentIgnore = watchedIgnoreFiles(() => workspaceFolders);
   subscriptions.push(agentIgnore.disposable);
-  const permissions = new SettingsPermissions(() => workspaceFolders, logger, agentIgnore.ignored);
+  // The OS sandbox around Bash (issue 17): configured with the rules; where it cannot run, said once.
+  const sandbox = new BashSandbox({ onUnavailable: (message) => void vscode.window.showWarningMessage(`Agent Tool Executor: ${message}`) });
+  subscriptions.push({ dispose: () => void sandbox.dispose() });
+  const sandboxWiring = { sandbox, ignoreFiles: () => agentIgnore.ignored.sources(), ripgrep: findVsCodeRipgrep(vscode.env.appRoot) };
+  const permissions = new SettingsPermissions(() => workspaceFolders, logger, agentIgnore.ignored, sandboxWiring);
   subscriptions.push(permissions, registerRulesList(permissions));
   void permissions.reload();
 
@@ -96,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     defaultTimeoutMs: config.get<number>('defaultTimeoutMs'),
   });
   const rgPath = findVsCodeRipgrep(vscode.env.appRoot);
-  subscriptions.push({ dispose: registerBuiltinTools(registry, { backgroundTasks: executor, rgPath }) });
+  subscriptions.push({ dispose: registerBuiltinTools(registry, { backgroundTasks: executor, rgPath, sandbox }) });
   // Our tools for every agent (vscode.lm.registerTool), and the other extensions' and MCP servers' tools
   // the user picked (agentToolExecutor.externalTools.include), both through this executor.
   subscriptions.push(registerOwnLanguageModelTools({ executor, redactor }, declaredLanguageModelTools(context.extension.packageJSON), logger));

@@ -15,6 +15,7 @@ import { settingsHookSource } from '../node/commandHooks';
 import { loadStandardSettings, mergeSettings, USER_SETTINGS_FILE, WORKSPACE_SETTINGS_FILES } from '../node/settingsFile';
 import { addAllowRules, removeRule as removeRuleFromFile } from '../node/settingsRules';
 import { watchFileChanges } from './fileChangeWatch';
+import { applySandboxSettings, type SandboxWiring } from './sandboxSettings';
 
 const SECTION = 'agentToolExecutor';
 const RULE_KEYS = ['allow', 'ask', 'deny'] as const;
@@ -32,6 +33,8 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
     private readonly logger: Logger,
     /** Agents' ignore files: commands naming what they exclude ask. */
     private readonly ignored?: IgnoredPaths,
+    /** The OS sandbox around Bash: configured with the rules at every reload (issue 17). */
+    private readonly sandbox?: SandboxWiring,
   ) {
     this.policy = createPolicyFromSettings({ mode: configuredMode(), workspaceTrusted: vscode.workspace.isTrusted, workspaceFolders: workspaceFolders(), ignored });
     const reload = () => void this.reload();
@@ -46,7 +49,7 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
       vscode.workspace.onDidGrantWorkspaceTrust(reload),
       vscode.workspace.onDidChangeWorkspaceFolders(reload),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(`${SECTION}.permissions`) || event.affectsConfiguration(`${SECTION}.permissionMode`)) reload();
+        if (event.affectsConfiguration(`${SECTION}.permissions`) || event.affectsConfiguration(`${SECTION}.permissionMode`) || event.affectsConfiguration(`${SECTION}.sandbox`)) reload();
       }),
     );
   }
@@ -138,14 +141,24 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
     const workspaceTrusted = vscode.workspace.isTrusted;
     const next = createPolicyFromSettings({ user, workspace, mode: this.windowMode ?? configuredMode(), workspaceTrusted, workspaceFolders: folders, ignored: this.ignored });
     next.adoptSessionRules(this.policy);
+    const sandboxProblems = this.sandbox ? await this.configureSandbox(next, files, workspaceTrusted, folders) : [];
     this.policy = next;
     this.hooks = settingsHookSource({ user, workspace, workspaceTrusted }, this.logger);
-    const problems = [...files.problems, ...next.problems.map(String)];
+    const problems = [...files.problems, ...next.problems.map(String), ...sandboxProblems];
     for (const problem of problems) this.logger.warn('settings.problem', { problem });
     if (problems.length > 0) {
       void vscode.window.showWarningMessage(`Agent Tool Executor: ${problems.length} permission setting${problems.length === 1 ? '' : 's'} could not be used: ${problems[0]}`);
     }
     this.logger.info('settings.loaded', { mode: next.mode, rules: next.allRules.length, workspaceTrusted });
+  }
+
+  /** Sandboxed Bash calls run unasked with auto-allow; the sandbox reaches the domains of the allow rules in force. */
+  private async configureSandbox(next: RulesPolicy, files: { user?: Record<string, unknown>; workspace?: Record<string, unknown> }, workspaceTrusted: boolean, folders: readonly string[]): Promise<string[]> {
+    const sandbox = this.sandbox!;
+    const allowRules = next.allRules.filter((rule) => rule.behavior === 'allow' && (rule.source !== 'workspace' || workspaceTrusted)).map((rule) => rule.text);
+    const problems = await applySandboxSettings(sandbox, { userFile: files.user, workspaceFile: files.workspace, workspaceTrusted, folders, allowRules });
+    next.sandboxed = (request) => sandbox.sandbox.autoAllows(request);
+    return problems;
   }
 }
 

@@ -14,6 +14,7 @@ export interface SandboxRuntimeConfigShape {
   readonly filesystem: { readonly allowWrite: string[]; readonly denyWrite: string[]; readonly denyRead: string[] };
   readonly network: { readonly allowedDomains: string[]; readonly deniedDomains: string[] };
   readonly ripgrep?: { readonly command: string };
+  readonly mandatoryDenySearchDepth?: number;
 }
 
 export interface SandboxPolicyInput {
@@ -29,6 +30,13 @@ export interface SandboxPolicyInput {
   /** The ripgrep the runtime scans for nested `.git/hooks` and kin (VS Code ships its own). */
   readonly ripgrep?: string;
 }
+
+/**
+ * How deep the runtime looks for `.git/hooks` and kin on Linux. It looks below the process's working
+ * directory, not the command's (the extension host's may be `/`, and a scan of /tmp to depth 3 cost
+ * 80 ms a command here); the workspace folders' own are listed above, so one level is enough.
+ */
+export const MANDATORY_DENY_SEARCH_DEPTH = 1;
 
 /** Secrets under the home folder: keys, cloud and registry credentials. */
 export const HOME_SECRETS: readonly string[] = [
@@ -88,5 +96,6 @@ export function sandboxRuntimeConfig(input: SandboxPolicyInput): SandboxRuntimeC
     filesystem: { allowWrite: [...new Set(input.folders)], denyWrite: [...new Set(denyWrite)], denyRead: [...new Set(denyRead)] },
     network: { allowedDomains: [...new Set(input.allowedDomains.map((domain) => domain.toLowerCase()))], deniedDomains: [] },
     ...(input.ripgrep ? { ripgrep: { command: input.ripgrep } } : {}),
+    mandatoryDenySearchDepth: MANDATORY_DENY_SEARCH_DEPTH,
   };
 }
