@@ -160,7 +160,9 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
       // 2. Background jobs of the command may still run or hold the pipes: stop them.
       await settleWithin(pumped, BASH_EXIT_DRAIN_MS);
       killed = await tree.kill();
-      leftoversStopped = killed.signalled;
+      // In the sandbox the command's pid namespace ends with it: what is still found there is the
+      // runtime's own helpers (its proxy bridges) dying with it, not processes the command left behind.
+      leftoversStopped = sandboxKey ? 0 : killed.signalled;
       // 3. Drain the pipes; only a process that escaped the tree (double fork) can keep them open until the deadline.
       const late = await Promise.race([pumped.then(() => undefined), stopped]);
       if (late) {

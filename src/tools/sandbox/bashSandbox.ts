@@ -8,6 +8,7 @@
 // Where it cannot run it says so once and every command asks as without it: never a silent escape.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
 import { homedir } from 'node:os';
 import type { PermissionRequest } from '../../executor/ports/permissionPolicy';
 import { splitCommand } from '../../executor/policy/shellSplit';
@@ -15,6 +16,12 @@ import { describeBlocked } from './blocked';
 import { loadSandboxRuntime, type SandboxRuntime } from './runtime';
 import { sandboxRuntimeConfig, type SandboxPolicyInput, type SandboxRuntimeConfigShape } from './sandboxConfig';
 import { SANDBOX_OFF, type SandboxSettings } from './sandboxSettings';
+
+/**
+ * The runtime sets `TMPDIR` to this folder and lets commands write there, but bubblewrap binds only
+ * folders that exist: it is made before the first command (mktemp, npm and compilers need it).
+ */
+export const SANDBOX_TMPDIR = '/tmp/claude';
 
 /** How long the start-up check (`true` in the sandbox) may take before the sandbox counts as broken. */
 export const SANDBOX_PROBE_TIMEOUT_MS = 15_000;
@@ -184,6 +191,7 @@ export class BashSandbox {
       if (!runtime.isSupportedPlatform()) return this.markUnavailable(`${this.platform} is not a platform the sandbox supports (Linux with bubblewrap, macOS)`);
       const dependencies = runtime.checkDependencies(config.ripgrep?.command);
       if (dependencies.errors.length > 0) return this.markUnavailable(dependencies.errors.join('; '));
+      if (this.platform !== 'win32') fs.mkdirSync(SANDBOX_TMPDIR, { recursive: true });
       await runtime.initialize(this.config ?? config);
       const failure = await probe(runtime, this.options.shell ?? '/bin/sh');
       if (failure) {

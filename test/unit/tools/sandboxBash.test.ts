@@ -41,7 +41,9 @@ describe('Bash in the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs Linux wi
 
   it('runs in the workspace, writes there and nowhere else', async () => {
     const outside = path.join(home, 'outside.txt');
-    const result = await ws.run('Bash', { command: `pwd; echo in > in.txt; echo out > ${outside}; echo "token=[$GITHUB_TOKEN]"` });
+    const result = await ws.run('Bash', { command: `pwd; echo in > in.txt; echo out > ${outside}; echo "token=[$GITHUB_TOKEN]"; mktemp >/dev/null && echo tmp-ok` });
+    assert.match(result.modelContent, /tmp-ok/, 'TMPDIR is writable');
+    assert.doesNotMatch(result.modelContent, /left running/, "the runtime's helpers are not reported as the command's leftovers");
     assert.match(result.modelContent, new RegExp(`^${ws.dir}\n`));
     assert.match(result.modelContent, /token=\[\]/, 'secret variables are filtered as without the sandbox');
     assert.equal(ws.read('in.txt'), 'in\n');
