@@ -160,6 +160,8 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     await defaultProcessSupervisor.dispose();
     await snapshotter.dispose();
   };
+  // Ended with the rest of what the extension created too; `deactivate` awaits it, and runs it once.
+  subscriptions.push({ dispose: () => void deactivate() });
   // The scripted, offline model of `npm start`; registered only while agentToolExecutor.demoModel.enabled is on.
   subscriptions.push(registerDemoModel(logger));
   logger.info('activated', { sessionId, storage: storageRoot.toString() });
@@ -190,6 +192,7 @@ function redactorFromSettings(config: vscode.WorkspaceConfiguration, logger: Out
 }
 
 export async function deactivate(): Promise<void> {
-  await endSession?.();
+  const end = endSession;
   endSession = undefined;
+  await end?.();
 }

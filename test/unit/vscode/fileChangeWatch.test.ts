@@ -2,43 +2,39 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { watchFileChanges } from '../../../src/vscode/fileChangeWatch';
 
 const POLL_MS = 20;
+/** Generous for a 20 ms poll on a loaded machine; a broken watch fails here instead of hanging. */
+const WAIT_LIMIT_MS = 5000;
 
-function nextChange(file: string): { changed: Promise<void>; dispose(): void } {
-  let dispose = () => {};
-  const changed = new Promise<void>((resolve) => {
-    dispose = watchFileChanges(file, resolve, POLL_MS).dispose;
-  });
-  return { changed, dispose: () => dispose() };
+async function until(what: string, probe: () => boolean): Promise<void> {
+  const started = Date.now();
+  while (!probe()) {
+    if (Date.now() - started > WAIT_LIMIT_MS) assert.fail(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
 }
 
 describe('watchFileChanges', () => {
-  // The watch is not persistent (it never keeps a process alive), so the test keeps this one alive.
-  let keepAlive: NodeJS.Timeout;
-  beforeEach(() => (keepAlive = setInterval(() => {}, 1000)));
-  afterEach(() => clearInterval(keepAlive));
-
-  it('sees a file appear in a folder that did not exist, change, and go', async () => {
+  it('sees a file appear in a folder that did not exist, change, and go', { timeout: WAIT_LIMIT_MS * 4 }, async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ate-watch-'));
     const file = path.join(root, '.claude', 'settings.json');
+    let calls = 0;
+    const watch = watchFileChanges(file, () => calls++, POLL_MS);
     try {
-      let watch = nextChange(file);
+      // Let the first poll see the file missing.
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS * 5));
       fs.mkdirSync(path.dirname(file));
       fs.writeFileSync(file, '{}');
-      await watch.changed;
-      watch.dispose();
-      watch = nextChange(file);
+      await until('the file to appear', () => calls === 1);
       fs.writeFileSync(file, '{"permissions":{}}');
-      await watch.changed;
-      watch.dispose();
-      watch = nextChange(file);
+      await until('the change', () => calls === 2);
       fs.rmSync(file);
-      await watch.changed;
-      watch.dispose();
+      await until('the file to go', () => calls === 3);
     } finally {
+      watch.dispose();
       fs.rmSync(root, { recursive: true, force: true });
     }
   });
