@@ -118,3 +118,41 @@ suite('Other extensions\u2019 tools through our pipeline', () => {
     assert.match(result?.modelContent ?? '', /word/);
   });
 });
+
+suite('Other extensions\u2019 tools offered to @executor in the chat', () => {
+  suiteSetup(async () => {
+    await vscode.extensions.getExtension(FIXTURE_ID)?.activate();
+  });
+
+  teardown(async () => {
+    (await extensionApi()).testing.setApprovalResponder(undefined);
+    await select(undefined);
+  });
+
+  test('the model is offered the selected tool, calls it, and gets its output redacted', async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    const asked: string[] = [];
+    api.testing.setApprovalResponder((request) => {
+      asked.push(request.toolName);
+      return { kind: 'allowOnce' };
+    });
+    await select(['fakeTools_*']);
+    await waitFor('the leaky tool', () => (api.registry.has('fakeTools_leakyLog') ? true : undefined));
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@executor show me the build log' });
+    const saw = await waitFor('the model to get the tool result', async () => {
+      const records = await vscode.commands.executeCommand<Array<{ offered: string[]; results: string[] }>>('fakeTools.modelSaw');
+      return records.find((record) => record.results.length > 0) ?? (records.length > 0 ? records[records.length - 1] : undefined);
+    });
+    assert.ok(saw.offered.includes('fakeTools_leakyLog'), `offered: ${saw.offered.join(', ')}`);
+    assert.ok(!saw.offered.some((name) => name.startsWith('agentToolExecutor_')));
+    assert.deepEqual(asked, ['fakeTools_leakyLog']);
+    const [text] = saw.results;
+    assert.match(text ?? '', /build finished/);
+    assert.match(text ?? '', /\[REDACTED:/);
+    assert.doesNotMatch(text ?? '', new RegExp(PLANTED_SECRET));
+    // The chat request's toolInvocationToken reached the tool (VS Code shows the call in that conversation).
+    const invocations = await vscode.commands.executeCommand<Array<{ name: string; hasToken?: boolean }>>('fakeTools.invocations');
+    assert.equal(invocations.filter((invocation) => invocation.name === 'fakeTools_leakyLog').at(-1)?.hasToken, true);
+  });
+});
