@@ -22,7 +22,7 @@ interface Wrapped {
 export class ExternalTools implements vscode.Disposable {
   private readonly wrapped = new Map<string, Wrapped>();
   private readonly disposables: vscode.Disposable[] = [];
-  /** Reported once per distinct problem, not on every sync. */
+  /** Problems already reported: each is told once, not on every sync. */
   private readonly reported = new Set<string>();
 
   constructor(
@@ -44,9 +44,10 @@ export class ExternalTools implements vscode.Disposable {
   }
 
   sync(): void {
+    const problems: string[] = [];
     const include = vscode.workspace.getConfiguration().get<unknown[]>(EXTERNAL_TOOLS_SETTING) ?? [];
     const { tools, badPatterns } = selectExternalTools(vscode.lm.tools, Array.isArray(include) ? include : []);
-    for (const pattern of badPatterns) this.reportOnce(`${EXTERNAL_TOOLS_SETTING}: ${JSON.stringify(pattern)} is not a glob pattern; ignored`);
+    for (const pattern of badPatterns) problems.push(`${EXTERNAL_TOOLS_SETTING}: ${JSON.stringify(pattern)} is not a glob pattern; ignored`);
     const wanted = new Map(tools.map((tool) => [tool.name, tool]));
     for (const [name, entry] of this.wrapped) {
       const tool = wanted.get(name);
@@ -59,7 +60,7 @@ export class ExternalTools implements vscode.Disposable {
     for (const tool of tools) {
       if (this.wrapped.has(tool.name)) continue;
       if (this.registry.has(tool.name)) {
-        this.reportOnce(`the tool ${tool.name} of another extension has the name of one of ours; not offered`);
+        problems.push(`the tool ${tool.name} of another extension has the name of one of ours; not offered`);
         continue;
       }
       try {
@@ -68,9 +69,10 @@ export class ExternalTools implements vscode.Disposable {
         this.logger.info('externalTools.wrapped', { name: tool.name, safety: externalSafetyOf(tool.tags).basis });
       } catch (error) {
         // A schema zod cannot read, a name our registry refuses: that tool is left out, the rest work.
-        this.reportOnce(`the tool ${tool.name} cannot be offered: ${error instanceof Error ? error.message : String(error)}`);
+        problems.push(`the tool ${tool.name} cannot be offered: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
+    this.report(problems);
   }
 
   dispose(): void {
@@ -79,11 +81,16 @@ export class ExternalTools implements vscode.Disposable {
     this.wrapped.clear();
   }
 
-  private reportOnce(problem: string): void {
-    if (this.reported.has(problem)) return;
-    this.reported.add(problem);
-    this.logger.warn('externalTools.problem', { problem });
-    void vscode.window.showWarningMessage(`Agent Tool Executor: ${problem}`);
+  /** Logs each new problem, and shows them in one message (a broad pattern may catch many tools). */
+  private report(problems: readonly string[]): void {
+    const fresh = problems.filter((problem) => !this.reported.has(problem));
+    if (fresh.length === 0) return;
+    for (const problem of fresh) {
+      this.reported.add(problem);
+      this.logger.warn('externalTools.problem', { problem });
+    }
+    const more = fresh.length > 1 ? ` (and ${fresh.length - 1} more in the log)` : '';
+    void vscode.window.showWarningMessage(`Agent Tool Executor: ${fresh[0]}${more}`);
   }
 }
 
