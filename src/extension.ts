@@ -21,7 +21,7 @@ import { registerDemoModel } from './vscode/demoModel/register';
 import { LiveRedactor } from './vscode/liveRedactor';
 import { ExternalTools } from './vscode/lmTools/externalTools';
 import { declaredLanguageModelTools, registerOwnLanguageModelTools } from './vscode/lmTools/registerOwnTools';
-import { offerReloadOnChange } from './vscode/reloadNeeded';
+import { applyExecutorSettingsLive } from './vscode/liveExecutorSettings';
 import { ToolCallsView } from './vscode/toolCalls/view';
 import { registerRulesList } from './vscode/rulesList';
 import { watchedIgnoreFiles } from './vscode/ignoreFilesWatch';
@@ -82,7 +82,6 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
   const redactor = new LiveRedactor(() => redactorFromSettings(vscode.workspace.getConfiguration(CONFIG_SECTION), logger));
   subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(`${CONFIG_SECTION}.redaction.patterns`) && redactor.reload()),
-    offerReloadOnChange(),
   );
   const registry = new ToolRegistry();
   const executor = new ToolExecutor({
@@ -100,6 +99,8 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     maxConcurrency: config.get<number>('maxConcurrency'),
     defaultTimeoutMs: config.get<number>('defaultTimeoutMs'),
   });
+  // Concurrency and the default timeout follow their settings without a reload.
+  subscriptions.push(applyExecutorSettingsLive(executor));
   const rgPath = findVsCodeRipgrep(vscode.env.appRoot);
   subscriptions.push({ dispose: registerBuiltinTools(registry, { backgroundTasks: executor, rgPath, sandbox }) });
   // Our tools for every agent (vscode.lm.registerTool), and the other extensions' and MCP servers' tools

@@ -71,8 +71,9 @@ export class ToolExecutor {
   readonly backgroundTasks: BackgroundTasks;
   readonly sessionId: string;
   private readonly events: EventEmitter<ExecutorEvent>;
-  private readonly deps: ExecutorDeps;
-  private readonly turnHost: TurnHost;
+  private deps: ExecutorDeps;
+  private turnHost: TurnHost;
+  private readonly limiter: Semaphore;
 
   constructor(options: ExecutorOptions) {
     const redactor = options.redactor ?? noRedaction;
@@ -110,12 +111,25 @@ export class ToolExecutor {
       // Every call runs in a turn, which replaces this with its own emitter.
       emit: (event) => this.events.emit({ ...event, turnId: '' }),
     };
+    this.limiter = new Semaphore(Math.max(1, options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY));
     this.turnHost = {
       deps: this.deps,
-      slots: new Semaphore(Math.max(1, options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY)),
+      slots: this.limiter,
       emit: (event) => this.events.emit(event),
       maxTotalResultBytes: options.maxTotalResultBytes,
     };
+  }
+
+  /**
+   * Applies changed settings without a restart: the limiter takes the new number at once (running
+   * handlers finish); the default timeout applies to turns that begin from now on.
+   */
+  configure(settings: { readonly maxConcurrency?: number; readonly defaultTimeoutMs?: number }): void {
+    if (settings.maxConcurrency !== undefined) this.limiter.setLimit(Math.max(1, settings.maxConcurrency));
+    if (settings.defaultTimeoutMs !== undefined) {
+      this.deps = { ...this.deps, defaultTimeoutMs: settings.defaultTimeoutMs };
+      this.turnHost = { ...this.turnHost, deps: this.deps };
+    }
   }
 
   /** Subscribes to executor events; returns the unsubscribe function. */

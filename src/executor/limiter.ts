@@ -6,10 +6,20 @@ export class Semaphore implements AdmissionGate {
   private active = 0;
   private readonly waiters: Array<{ grant: () => void }> = [];
 
-  constructor(private readonly slots: number) {
+  constructor(private slots: number) {
     if (!(slots >= 1)) {
       throw new RangeError(`Semaphore needs at least one slot, got ${slots}`);
     }
+  }
+
+  /**
+   * Changes the number of slots (a setting changed): raising it admits waiters at once; lowering it
+   * lets the holders finish and admits no one until fewer than the new number remain.
+   */
+  setLimit(slots: number): void {
+    if (!(slots >= 1)) throw new RangeError(`Semaphore needs at least one slot, got ${slots}`);
+    this.slots = slots;
+    while (this.active < this.slots && this.waiters.length > 0) this.waiters.shift()!.grant();
   }
 
   get running(): number {
@@ -50,7 +60,7 @@ export class Semaphore implements AdmissionGate {
       if (released) return;
       released = true;
       this.active--;
-      this.waiters.shift()?.grant();
+      if (this.active < this.slots) this.waiters.shift()?.grant();
     };
   }
 }
