@@ -194,13 +194,7 @@ export class BridgeService {
     this.options.notify({ turnId, event: startLabel === undefined ? { type: 'turnStarted' } : { type: 'turnStarted', label: startLabel } });
     const unsubscribe = turn.onEvent((event) => this.options.notify(wireEvent(turnId, event)));
     const observer = this.options.host?.observe?.(turn, turnId);
-    const results = turn.results().then(
-      (results) => ({ turnId, results: results.map(wireResult) }),
-      (error: unknown) => {
-        throw error;
-      },
-    );
-    const settled = results.finally(() => {
+    const settled = turn.results().then((results) => ({ turnId, results: results.map(wireResult) })).finally(() => {
       unsubscribe();
       observer?.closed?.();
       if (this.turns.get(turnId)?.turn === turn) this.turns.delete(turnId);
