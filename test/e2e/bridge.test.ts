@@ -4,6 +4,7 @@
 // opens the diff editor; a crash of the agent mid-turn is said in the reply, its calls end cancelled,
 // and the restarted agent answers the next prompt. Screenshots go to test-results/.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -31,6 +32,15 @@ async function waitFor<T>(what: string, probe: () => T | undefined, timeout = AG
     if (value !== undefined) return value;
     if (Date.now() - started > timeout) throw new Error(`gave up waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The reference agent's slow command (examples/agent/sessions/demo.json). */
+function sleeping(): string[] {
+  try {
+    return execFileSync('pgrep', ['-f', '^sleep 31$'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
   }
 }
 
@@ -103,6 +113,20 @@ test("Allow in the modal: the file changes, the reply shows the call like the bu
     await workbench.page.locator('.monaco-diff-editor .modified .view-lines', { hasText: 'hello, bridge' }).first().waitFor();
     await workbench.screenshot('bridge-3-diff');
     await workbench.closeAllEditors();
+  }));
+
+test("the stop button cancels the agent's prompt, and through it the agent's turn: the running command ends", () =>
+  workbench.steps('bridge-stop', async () => {
+    const reply = await workbench.chat('@executor slow please');
+    await workbench.approvalDialog('Bash').waitFor({ timeout: AGENT_TIMEOUT_MS });
+    await workbench.page.getByRole('button', { name: 'Allow', exact: true }).click();
+    await waitFor('the slow command to start', () => (sleeping().length > 0 ? true : undefined));
+    await workbench.stopChat();
+    await workbench.replyDone(reply);
+    // The editor cancels agent/prompt; the agent cancels its executor/endTurn ($/cancelRequest both ways).
+    await waitFor('the slow command to end', () => (sleeping().length === 0 ? true : undefined), 15_000);
+    const results = await waitFor('the agent to get its results', () => transcript().find((entry) => entry.kind === 'results' && entry.results[0]?.id === 'slow-2'));
+    assert.equal(results.results[0].errorKind, 'cancelled');
   }));
 
 test('the agent crashes mid-turn: the reply says so, its calls end cancelled, and the restarted agent answers', () =>
