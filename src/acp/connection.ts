@@ -1,0 +1,200 @@
+// An ACP agent in its own process, with us as its client (issue 16). No vscode import.
+//   1. spawn the agent, newline-delimited JSON-RPC over its stdin/stdout (the SDK's `ndJsonStream`);
+//   2. `initialize` with our capabilities (fs read/write, terminal), `session/new` with the folder and no MCP servers;
+//   3. serve its requests through the executor, one handler per method (files.ts, terminals.ts, permissions.ts):
+//      each answers a value or a JSON-RPC error, never hangs — a request ends when its own `$/cancel_request`,
+//      its session's cancel or the connection's close aborts it;
+//   4. `session/prompt`, and `session/cancel` (which also kills the session's terminals);
+//   5. its `session/update` notifications go to whoever listens (the chat reply), in arrival order.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import type { ToolExecutor } from '../executor/executor';
+import type { ApprovalClient } from '../executor/ports/approvalClient';
+import type { PermissionPolicy } from '../executor/ports/permissionPolicy';
+import type { CallRunner, TurnHost } from './calls';
+import { readTextFile, writeTextFile } from './files';
+import type { Outcome } from './outcome';
+import { requestPermission } from './permissions';
+import { loadAcp, type Acp, type AcpModule } from './sdk';
+import { Terminals } from './terminals';
+
+/** How long a closing agent gets after its stdin ends before it is killed. Ours. */
+export const AGENT_CLOSE_GRACE_MS = 2000;
+
+/** What to run: a configured agent. */
+export interface AcpLaunch {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+}
+
+export interface AcpConnectionOptions {
+  readonly launch: AcpLaunch;
+  readonly executor: ToolExecutor;
+  /** Our rules, for the agent's permission requests. */
+  readonly policy: PermissionPolicy;
+  /** Who is asked when our rules leave it open (VS Code: the modal). */
+  readonly approvals: ApprovalClient;
+  readonly workspaceFolders: () => readonly string[];
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly turns?: TurnHost;
+  /** The agent's stderr, a chunk at a time. */
+  readonly log?: (text: string) => void;
+}
+
+export class AcpAgentConnection {
+  private readonly updateListeners = new Set<(update: Acp.SessionNotification) => void>();
+  private readonly sessions = new Map<string, AbortController>();
+  private readonly terminals: Terminals;
+  private readonly runner: CallRunner;
+  private child: ChildProcess | undefined;
+  private connection: Acp.ClientConnection | undefined;
+  private exitCode: Promise<number | null> = Promise.resolve(null);
+  /** What the agent said about itself in `initialize`. */
+  agentInfo: Acp.InitializeResponse | undefined;
+
+  constructor(private readonly options: AcpConnectionOptions) {
+    this.runner = { executor: options.executor, turns: options.turns };
+    this.terminals = new Terminals(this.runner);
+  }
+
+  /** Starts the agent and initializes it; rejects with a message saying why it could not. */
+  async start(signal?: AbortSignal): Promise<Acp.InitializeResponse> {
+    const acp = await loadAcp();
+    const { launch } = this.options;
+    const child = spawn(launch.command, [...launch.args], {
+      cwd: launch.cwd ?? this.options.workspaceFolders()[0],
+      env: { ...process.env, ...launch.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    this.exitCode = new Promise((resolve) => {
+      child.once('exit', (code) => resolve(code));
+      child.once('error', () => resolve(null));
+    });
+    const spawned = new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', reject);
+    });
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => this.options.log?.(text));
+    await spawned;
+    const stream = acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as unknown as ReadableStream<Uint8Array>);
+    const connection = this.handlers(acp).connect(stream);
+    this.connection = connection;
+    // The agent went away: what it left running dies with it.
+    void connection.closed.finally(() => void this.endSessions());
+    void this.exitCode.then(() => connection.close(new Error(`the agent exited`)));
+    const info = await connection.agent.request(
+      acp.methods.agent.initialize,
+      {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+        clientInfo: { name: this.options.clientInfo.name, version: this.options.clientInfo.version },
+      },
+      { cancellationSignal: signal },
+    );
+    this.agentInfo = info;
+    return info;
+  }
+
+  /** `session/new` in `cwd` (default: the first workspace folder), with no MCP servers. */
+  async newSession(cwd?: string, signal?: AbortSignal): Promise<string> {
+    const acp = await loadAcp();
+    const response = await this.agent().request(acp.methods.agent.session.new, { cwd: cwd ?? this.options.workspaceFolders()[0] ?? process.cwd(), mcpServers: [] }, { cancellationSignal: signal });
+    this.sessions.set(response.sessionId, new AbortController());
+    return response.sessionId;
+  }
+
+  /** `session/prompt`; aborting `signal` sends `session/cancel` and the answer's stopReason is then `cancelled`. */
+  async prompt(sessionId: string, prompt: Acp.ContentBlock[], signal?: AbortSignal): Promise<Acp.PromptResponse> {
+    const acp = await loadAcp();
+    if (this.sessions.get(sessionId)?.signal.aborted !== false) this.sessions.set(sessionId, new AbortController());
+    const onAbort = () => void this.cancel(sessionId);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      if (signal?.aborted) onAbort();
+      return await this.agent().request(acp.methods.agent.session.prompt, { sessionId, prompt });
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** `session/cancel`: our open requests of the session end (approvals answer `cancelled`), its commands die. */
+  async cancel(sessionId: string): Promise<void> {
+    const acp = await loadAcp();
+    // The notification goes out before the answers our aborted requests give, so the agent knows why.
+    const notified = this.connection?.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
+    this.sessions.get(sessionId)?.abort(new Error('the session was cancelled'));
+    await Promise.all([this.terminals.killAll(sessionId), notified]);
+  }
+
+  onUpdate(listener: (update: Acp.SessionNotification) => void): () => void {
+    this.updateListeners.add(listener);
+    return () => this.updateListeners.delete(listener);
+  }
+
+  /** Resolves with the agent's exit code once its process has ended. */
+  get exited(): Promise<number | null> {
+    return this.exitCode;
+  }
+
+  /** Closes the connection, kills the agent's commands and then the agent (after a grace period). */
+  async close(): Promise<void> {
+    this.connection?.close();
+    await this.endSessions();
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.stdin?.end();
+    const timer = setTimeout(() => child.kill('SIGKILL'), AGENT_CLOSE_GRACE_MS);
+    child.kill('SIGTERM');
+    await this.exitCode;
+    clearTimeout(timer);
+  }
+
+  private async endSessions(): Promise<void> {
+    for (const controller of this.sessions.values()) controller.abort(new Error('the agent connection closed'));
+    await this.terminals.killAll();
+  }
+
+  private agent(): Acp.ClientContext {
+    if (!this.connection) throw new Error('the agent is not started');
+    return this.connection.agent;
+  }
+
+  /** A request's signal: its own, its session's cancel. */
+  private signalOf(sessionId: string, own: AbortSignal): AbortSignal {
+    const session = this.sessions.get(sessionId)?.signal;
+    return session ? AbortSignal.any([own, session]) : own;
+  }
+
+  private handlers(acp: AcpModule): Acp.ClientApp {
+    const host = this.options;
+    const answer = async <T>(work: Promise<Outcome<T>>): Promise<T> => {
+      let outcome: Outcome<T>;
+      try {
+        outcome = await work;
+      } catch (error) {
+        throw acp.RequestError.internalError(undefined, error instanceof Error ? error.message : String(error));
+      }
+      if (outcome.ok) return outcome.value;
+      throw new acp.RequestError(outcome.code, outcome.message);
+    };
+    return acp
+      .client({ name: host.clientInfo.name })
+      .onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => answer(readTextFile(this.runner, params, this.signalOf(params.sessionId, signal))))
+      .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => answer(writeTextFile(this.runner, params, this.signalOf(params.sessionId, signal))))
+      .onRequest(acp.methods.client.terminal.create, ({ params, signal }) => answer(this.terminals.create(params, this.signalOf(params.sessionId, signal))))
+      .onRequest(acp.methods.client.terminal.output, ({ params, signal }) => answer(this.terminals.output(params, this.signalOf(params.sessionId, signal))))
+      .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => answer(this.terminals.waitForExit(params, this.signalOf(params.sessionId, signal))))
+      .onRequest(acp.methods.client.terminal.kill, ({ params, signal }) => answer(this.terminals.kill(params, signal)))
+      .onRequest(acp.methods.client.terminal.release, ({ params, signal }) => answer(this.terminals.release(params, signal)))
+      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) =>
+        requestPermission({ executor: host.executor, policy: host.policy, approvals: host.approvals, workspaceFolders: host.workspaceFolders }, params, this.signalOf(params.sessionId, signal)),
+      )
+      .onNotification(acp.methods.client.session.update, ({ params }) => {
+        for (const listener of this.updateListeners) listener(params);
+      });
+  }
+}

@@ -1,0 +1,55 @@
+// fs/read_text_file → Read, fs/write_text_file → Write, through the executor (src/acp/calls.ts).
+// Read answers numbered lines and a paging note for a model; an ACP agent wants the file's text, so the
+// numbers and the note are taken off what Read returned (after redaction: a secret never leaves).
+import type { Acp } from './sdk';
+import type { ToolCallResult } from '../executor/result';
+import { runCall, type CallRunner } from './calls';
+import { AcpErrorCodes, fail, ok, type Outcome } from './outcome';
+
+/** Read's line prefix: the number right-aligned in 6 columns and a tab (src/tools/read.ts `formatLine`). */
+const NUMBERED_LINE = /^ *\d+\t/;
+/** Read's note after a page: `[Showing lines …]` or `[Output stopped at …]`. */
+const PAGE_NOTE = /\n\n\[(?:Showing lines|Output stopped at) [^\n]*\]$/;
+const EMPTY_FILE = /^\(.* is empty: 0 lines\)$/s;
+
+export async function readTextFile(runner: CallRunner, params: Acp.ReadTextFileRequest, signal: AbortSignal): Promise<Outcome<Acp.ReadTextFileResponse>> {
+  if (typeof params.path !== 'string' || params.path === '') return fail(AcpErrorCodes.invalidParams, 'path is required');
+  const input: Record<string, unknown> = { file_path: params.path };
+  if (params.line != null) input.offset = params.line;
+  if (params.limit != null) input.limit = params.limit;
+  const result = await runCall(runner, 'Read', input, { sessionId: params.sessionId, signal });
+  if (result.isError) return failureOf(result);
+  return ok({ content: textOfRead(result.modelContent) });
+}
+
+export async function writeTextFile(runner: CallRunner, params: Acp.WriteTextFileRequest, signal: AbortSignal): Promise<Outcome<Acp.WriteTextFileResponse>> {
+  if (typeof params.path !== 'string' || params.path === '') return fail(AcpErrorCodes.invalidParams, 'path is required');
+  if (typeof params.content !== 'string') return fail(AcpErrorCodes.invalidParams, 'content must be a string');
+  const result = await runCall(runner, 'Write', { file_path: params.path, content: params.content }, { sessionId: params.sessionId, signal });
+  if (result.isError) return failureOf(result);
+  return ok({});
+}
+
+/** The file's lines as Read returned them, without numbers or paging note. */
+export function textOfRead(content: string): string {
+  if (EMPTY_FILE.test(content)) return '';
+  return content
+    .replace(PAGE_NOTE, '')
+    .split('\n')
+    .map((line) => line.replace(NUMBERED_LINE, ''))
+    .join('\n');
+}
+
+/** A failed call as the error the agent gets: the same (redacted) text a model would. */
+export function failureOf(result: ToolCallResult): Outcome<never> {
+  switch (result.errorKind) {
+    case 'permission':
+      return fail(AcpErrorCodes.permissionDenied, result.modelContent);
+    case 'cancelled':
+      return fail(AcpErrorCodes.cancelled, result.modelContent);
+    case 'invocation':
+      return fail(AcpErrorCodes.invalidParams, result.modelContent);
+    default:
+      return fail(/not found|No such file|does not exist/i.test(result.modelContent) ? AcpErrorCodes.resourceNotFound : AcpErrorCodes.internalError, result.modelContent);
+  }
+}

@@ -1,0 +1,158 @@
+// A scripted ACP agent (issue 16), built with the SDK's agent side, for offline tests: each prompt is a
+// scenario name (`demo`) or a JSON array of steps. Every step asks the client for something — read,
+// write, a command in a terminal, a permission — reports it as tool_call / tool_call_update, and writes
+// what it received (or the error) to the transcript file given as `--transcript FILE`, one JSON line each.
+//   node out/test/acp/scriptedAgent.js [--transcript FILE]
+import { appendFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import type { Acp } from '../../src/acp/sdk';
+import { loadAcp } from '../../src/acp/sdk';
+
+export type Step =
+  | { readonly say: string }
+  | { readonly think: string }
+  | { readonly plan: readonly string[] }
+  | { readonly read: string; readonly line?: number; readonly limit?: number }
+  | { readonly write: string; readonly content: string }
+  | { readonly run: string; readonly args?: readonly string[]; readonly outputByteLimit?: number; readonly cwd?: string; readonly env?: Record<string, string> }
+  | { readonly permission: { readonly kind: Acp.ToolKind; readonly title: string; readonly rawInput?: unknown; readonly path?: string } };
+
+/** What `demo` does: the e2e and extension-host tests' script. */
+export const DEMO_SCRIPT: readonly Step[] = [
+  { plan: ['Read the notes', 'Update them', 'Check with a command'] },
+  { think: 'The notes need a new line.' },
+  { read: 'notes.txt' },
+  { write: 'notes.txt', content: 'hello\nupdated by the ACP agent\n' },
+  { run: 'cat notes.txt' },
+  { say: 'Done: I read, updated and checked notes.txt.' },
+];
+
+const argv = process.argv.slice(2);
+const transcriptIndex = argv.indexOf('--transcript');
+const transcript = transcriptIndex >= 0 ? argv[transcriptIndex + 1] : process.env.ACP_SCRIPTED_TRANSCRIPT;
+
+function record(entry: Record<string, unknown>): void {
+  if (transcript) appendFileSync(transcript, `${JSON.stringify(entry)}\n`);
+}
+
+function errorOf(error: unknown): { code?: number; message: string } {
+  const value = error as { code?: number; message?: string };
+  return { code: value?.code, message: value?.message ?? String(error) };
+}
+
+async function main(): Promise<void> {
+  const acp = await loadAcp();
+  const cwds = new Map<string, string>();
+  const cancels = new Map<string, AbortController>();
+  let toolCalls = 0;
+
+  const steps = (prompt: Acp.ContentBlock[]): readonly Step[] => {
+    const text = prompt.map((block) => (block.type === 'text' ? block.text : '')).join('').trim();
+    if (text === 'demo' || text.endsWith(' demo')) return DEMO_SCRIPT;
+    try {
+      return JSON.parse(text) as Step[];
+    } catch {
+      return [{ say: `I only follow scripts: say "demo" or give a JSON array of steps (got ${JSON.stringify(text)}).` }];
+    }
+  };
+
+  const app = acp
+    .agent({ name: 'scripted-acp-agent' })
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      record({ kind: 'initialize', params });
+      return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: { loadSession: false }, agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' } };
+    })
+    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+      const sessionId = `session-${cwds.size + 1}`;
+      cwds.set(sessionId, params.cwd);
+      record({ kind: 'session/new', params });
+      return { sessionId };
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      record({ kind: 'session/cancel', params });
+      cancels.get(params.sessionId)?.abort();
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+      const { sessionId } = params;
+      const cancel = new AbortController();
+      cancels.set(sessionId, cancel);
+      const cwd = cwds.get(sessionId) ?? process.cwd();
+      const abs = (path: string) => (isAbsolute(path) ? path : join(cwd, path));
+      const update = (update: Acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId, update });
+      const say = (text: string) => update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+      for (const step of steps(params.prompt)) {
+        if (cancel.signal.aborted) break;
+        const toolCallId = `call-${++toolCalls}`;
+        const started = (title: string, kind: Acp.ToolKind, extra: Partial<Acp.ToolCall> = {}) =>
+          update({ sessionUpdate: 'tool_call', toolCallId, title, kind, status: 'in_progress', ...extra });
+        const finished = (status: 'completed' | 'failed', extra: Partial<Acp.ToolCallUpdate> = {}) => update({ sessionUpdate: 'tool_call_update', toolCallId, status, ...extra });
+        try {
+          if ('say' in step) await say(step.say);
+          else if ('think' in step) await update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: step.think } });
+          else if ('plan' in step) await update({ sessionUpdate: 'plan', entries: step.plan.map((content, index) => ({ content, priority: 'medium', status: index === 0 ? 'in_progress' : 'pending' })) });
+          else if ('read' in step) {
+            await started(`Read ${step.read}`, 'read', { locations: [{ path: abs(step.read) }] });
+            const answer = await client.request(acp.methods.client.fs.readTextFile, { sessionId, path: abs(step.read), line: step.line ?? null, limit: step.limit ?? null });
+            record({ kind: 'read', path: step.read, content: answer.content });
+            await finished('completed');
+            await say(`Read ${step.read}: ${JSON.stringify(answer.content)}\n\n`);
+          } else if ('write' in step) {
+            await started(`Write ${step.write}`, 'edit', { locations: [{ path: abs(step.write) }] });
+            await client.request(acp.methods.client.fs.writeTextFile, { sessionId, path: abs(step.write), content: step.content });
+            record({ kind: 'write', path: step.write });
+            await finished('completed', { content: [{ type: 'diff', path: abs(step.write), oldText: null, newText: step.content }] });
+          } else if ('run' in step) {
+            await started(`Run ${step.run}`, 'execute', { rawInput: { command: step.run } });
+            const terminal = await client.request<Acp.CreateTerminalResponse>(acp.methods.client.terminal.create, {
+              sessionId,
+              command: step.run,
+              args: step.args ? [...step.args] : [],
+              env: Object.entries(step.env ?? {}).map(([name, value]) => ({ name, value })),
+              cwd: step.cwd ?? null,
+              outputByteLimit: step.outputByteLimit ?? null,
+            });
+            record({ kind: 'terminal/create', terminalId: terminal.terminalId });
+            await update({ sessionUpdate: 'tool_call_update', toolCallId, content: [{ type: 'terminal', terminalId: terminal.terminalId }] });
+            const exit = await client.request<Acp.WaitForTerminalExitResponse>(acp.methods.client.terminal.waitForExit, { sessionId, terminalId: terminal.terminalId });
+            const output = await client.request<Acp.TerminalOutputResponse>(acp.methods.client.terminal.output, { sessionId, terminalId: terminal.terminalId });
+            await client.request(acp.methods.client.terminal.release, { sessionId, terminalId: terminal.terminalId });
+            record({ kind: 'terminal', exit, output });
+            await finished(exit.exitCode === 0 ? 'completed' : 'failed');
+            await say(`\`${step.run}\` exited with ${exit.exitCode ?? exit.signal}:\n\n\`\`\`\n${output.output}\`\`\`\n\n`);
+          } else if ('permission' in step) {
+            const { kind, title, rawInput, path } = step.permission;
+            const answer = await client.request(acp.methods.client.session.requestPermission, {
+              sessionId,
+              toolCall: { toolCallId, title, kind, rawInput, locations: path ? [{ path: abs(path) }] : null },
+              options: [
+                { optionId: 'yes', name: 'Allow once', kind: 'allow_once' },
+                { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
+                { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+              ],
+            });
+            record({ kind: 'permission', title, outcome: answer.outcome });
+            // ACP: the client answers `cancelled` only when the turn was cancelled.
+            if (answer.outcome.outcome === 'cancelled') cancel.abort();
+          }
+        } catch (error) {
+          record({ kind: 'error', step, error: errorOf(error) });
+          if (!('say' in step)) await finished('failed').catch(() => undefined);
+          if (!cancel.signal.aborted) await say(`That failed: ${errorOf(error).message}\n\n`).catch(() => undefined);
+        }
+      }
+      const stopReason = cancel.signal.aborted ? 'cancelled' : 'end_turn';
+      record({ kind: 'stop', stopReason });
+      return { stopReason };
+    });
+
+  const connection = app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>));
+  await connection.closed;
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    process.stderr.write(`scripted ACP agent: ${String(error)}\n`);
+    process.exit(1);
+  });
+}

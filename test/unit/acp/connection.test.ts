@@ -1,0 +1,230 @@
+// The ACP mapping over real stdio pipes (issue 16): the scripted agent (test/acp/scriptedAgent.ts) in its own
+// process asks us to read, write, run commands and for permission; each request runs through a real executor
+// with the built-in tools, our rules and a recording approval client.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { AcpAgentConnection } from '../../../src/acp/connection';
+import type { Step } from '../../../test/acp/scriptedAgent';
+import { ToolExecutor } from '../../../src/executor/executor';
+import { RulesPolicy, type RuleLists } from '../../../src/executor/policy/rulesPolicy';
+import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../../../src/executor/ports/approvalClient';
+import { createRedactor } from '../../../src/executor/results/redaction/redactor';
+import { ProcessSupervisor, registerBuiltinTools } from '../../../src/tools/index';
+import { countProcesses, killMarked, uniqueSleep, until } from '../tools/processes';
+
+const AGENT = join(__dirname, '..', '..', 'acp', 'scriptedAgent.js');
+
+/** Answers approvals from a queue (deny when empty) and keeps what it was asked. */
+class RecordingApprovals implements ApprovalClient {
+  readonly asked: ApprovalRequest[] = [];
+  constructor(private readonly answers: ApprovalAnswer[] = []) {}
+  requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    this.asked.push(request);
+    const answer = this.answers.shift();
+    if (answer) return Promise.resolve(answer);
+    // No answer queued: wait like a modal nobody clicks, until the request is aborted.
+    return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+  }
+}
+
+interface Harness {
+  readonly dir: string;
+  readonly approvals: RecordingApprovals;
+  readonly connection: AcpAgentConnection;
+  readonly sessionId: string;
+  transcript(): Array<Record<string, any>>;
+  prompt(steps: readonly Step[], signal?: AbortSignal): Promise<string>;
+}
+
+let cleanups: Array<() => Promise<void> | void> = [];
+let dir: string;
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'acp-test-')));
+  cleanups = [() => rmSync(dir, { recursive: true, force: true })];
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function start(options: { answers?: ApprovalAnswer[]; rules?: RuleLists; mode?: 'default' | 'acceptEdits' | 'bypass' } = {}): Promise<Harness> {
+  const supervisor = new ProcessSupervisor();
+  const policy = new RulesPolicy({ mode: options.mode ?? 'default', user: options.rules });
+  const approvals = new RecordingApprovals(options.answers);
+  const executor = new ToolExecutor({ workspaceFolders: [dir], permissionPolicy: policy, approvalClient: approvals, redactor: createRedactor({ env: {} }) });
+  registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor });
+  const transcriptFile = join(dir, '.transcript.jsonl');
+  const connection = new AcpAgentConnection({
+    launch: { name: 'scripted', command: process.execPath, args: [AGENT, '--transcript', transcriptFile] },
+    executor,
+    policy,
+    approvals,
+    workspaceFolders: () => [dir],
+    clientInfo: { name: 'test', version: '0' },
+  });
+  cleanups.push(async () => {
+    await connection.close();
+    await executor.dispose();
+    await supervisor.dispose();
+  });
+  await connection.start();
+  const sessionId = await connection.newSession(dir);
+  const transcript = () => readFileSync(transcriptFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  return {
+    dir,
+    approvals,
+    connection,
+    sessionId,
+    transcript,
+    async prompt(steps, signal) {
+      const answer = await connection.prompt(sessionId, [{ type: 'text', text: JSON.stringify(steps) }], signal);
+      return answer.stopReason;
+    },
+  };
+}
+
+const entries = (harness: Harness, kind: string) => harness.transcript().filter((entry) => entry.kind === kind);
+
+describe('ACP over stdio: initialize and session/new', () => {
+  it('tells the agent our capabilities and opens a session in the folder with no MCP servers', async () => {
+    const harness = await start();
+    const [init] = entries(harness, 'initialize');
+    assert.deepEqual(init!.params.clientCapabilities.fs, { readTextFile: true, writeTextFile: true });
+    assert.equal(init!.params.clientCapabilities.terminal, true);
+    const [session] = entries(harness, 'session/new');
+    assert.deepEqual(session!.params, { cwd: dir, mcpServers: [] });
+  });
+});
+
+describe('ACP fs/read_text_file → Read', () => {
+  it('answers the file text (no line numbers), honours line and limit, and redacts a secret', async () => {
+    const secret = `ghp_${'a1B2c3D4e5'.repeat(4).slice(0, 36)}`;
+    writeFileSync(join(dir, 'a.txt'), `one\ntwo token=${secret}\nthree\nfour\n`);
+    const harness = await start();
+    assert.equal(await harness.prompt([{ read: 'a.txt' }, { read: 'a.txt', line: 2, limit: 2 }]), 'end_turn');
+    const [whole, page] = entries(harness, 'read');
+    assert.ok(!whole!.content.includes(secret), whole!.content);
+    assert.match(whole!.content, /^one\ntwo token=\S*REDACTED\S*\nthree\nfour/);
+    assert.ok(!page!.content.startsWith('one'));
+    assert.match(page!.content, /^two token=.*\nthree$/);
+    // A read needs no approval in the default mode.
+    assert.equal(harness.approvals.asked.length, 0);
+  });
+
+  it('answers a missing file with an error, not a hang', async () => {
+    const harness = await start();
+    assert.equal(await harness.prompt([{ read: 'missing.txt' }]), 'end_turn');
+    const [error] = entries(harness, 'error');
+    assert.match(error!.error.message, /missing\.txt/);
+    assert.equal(typeof error!.error.code, 'number');
+  });
+});
+
+describe('ACP fs/write_text_file → Write', () => {
+  it('raises our approval; Deny leaves the file untouched and the agent gets an error', async () => {
+    writeFileSync(join(dir, 'notes.txt'), 'original\n');
+    const harness = await start({ answers: [{ kind: 'deny', reason: 'no' }] });
+    await harness.prompt([{ read: 'notes.txt' }, { write: 'notes.txt', content: 'changed\n' }]);
+    assert.equal(harness.approvals.asked.length, 1);
+    assert.equal(harness.approvals.asked[0]!.toolName, 'Write');
+    assert.equal(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'original\n');
+    const [error] = entries(harness, 'error');
+    assert.equal(error!.error.code, -32000);
+  });
+
+  it('writes the file when allowed', async () => {
+    writeFileSync(join(dir, 'notes.txt'), 'original\n');
+    const harness = await start({ answers: [{ kind: 'allowOnce' }] });
+    await harness.prompt([{ read: 'notes.txt' }, { write: 'notes.txt', content: 'changed\n' }]);
+    assert.equal(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'changed\n');
+    assert.equal(entries(harness, 'write').length, 1);
+  });
+});
+
+describe('ACP terminal/* → Bash in the background', () => {
+  it('runs the command with args, cwd and env, and answers its output and exit code', async () => {
+    const harness = await start({ mode: 'bypass' });
+    await harness.prompt([{ run: 'sh', args: ['-c', 'echo "$GREETING from $(basename "$PWD")"; exit 3'], env: { GREETING: 'hi there' }, cwd: dir }]);
+    const [terminal] = entries(harness, 'terminal');
+    assert.equal(terminal!.exit.exitCode, 3);
+    assert.equal(terminal!.output.output.trim(), `hi there from ${dir.split('/').pop()}`);
+    assert.equal(terminal!.output.truncated, false);
+    assert.deepEqual(terminal!.output.exitStatus, { exitCode: 3, signal: null });
+  });
+
+  it('keeps only the last outputByteLimit bytes, cut at a character boundary', async () => {
+    const harness = await start({ mode: 'bypass' });
+    // '€€' and the newline BashOutput ends output with: 7 bytes; the last 5 begin inside the first '€'.
+    await harness.prompt([{ run: "printf '€€'", outputByteLimit: 5 }]);
+    const [terminal] = entries(harness, 'terminal');
+    assert.equal(terminal!.output.truncated, true);
+    assert.equal(terminal!.output.output, '€\n');
+  });
+
+  it('asks before a command our rules do not allow, and a deny rule refuses it unasked', async () => {
+    const harness = await start({ rules: { deny: ['Bash(rm:*)'] }, answers: [{ kind: 'allowOnce' }] });
+    await harness.prompt([{ run: 'rm -rf nothing-here' }, { run: 'echo asked' }]);
+    assert.equal(harness.approvals.asked.length, 1);
+    assert.match(String((harness.approvals.asked[0]!.input as { command: string }).command), /echo asked/);
+    const [denied] = entries(harness, 'error');
+    assert.equal(denied!.error.code, -32000);
+    const [ran] = entries(harness, 'terminal');
+    assert.equal(ran!.output.output, 'asked\n');
+  });
+
+  it('cancel kills the command\'s process tree, and the prompt ends as cancelled', async () => {
+    const marker = uniqueSleep();
+    cleanups.push(() => killMarked(marker));
+    const harness = await start({ mode: 'bypass' });
+    const controller = new AbortController();
+    const stopped = harness.prompt([{ run: `sh -c 'sleep ${marker}; echo never' & wait` }], controller.signal);
+    await until(() => countProcesses(marker) === 1);
+    controller.abort();
+    assert.equal(await stopped, 'cancelled');
+    await until(() => countProcesses(marker) === 0);
+    assert.deepEqual(entries(harness, 'session/cancel').map((entry) => entry.params.sessionId), [harness.sessionId]);
+  });
+});
+
+describe('ACP session/request_permission → our rules, then our approval', () => {
+  const ask = (kind: 'execute' | 'edit' | 'fetch', title: string, rawInput?: unknown, path?: string): Step => ({ permission: { kind, title, rawInput, path } });
+
+  it('a deny rule wins: rejected without asking', async () => {
+    const harness = await start({ rules: { deny: ['Bash(git push:*)'] } });
+    await harness.prompt([ask('execute', 'git push', { command: 'git push origin main' })]);
+    assert.equal(harness.approvals.asked.length, 0);
+    assert.deepEqual(entries(harness, 'permission')[0]!.outcome, { outcome: 'selected', optionId: 'no' });
+  });
+
+  it('an allow rule answers allow once without asking', async () => {
+    const harness = await start({ rules: { allow: ['Bash(npm test:*)'] } });
+    await harness.prompt([ask('execute', 'npm test', { command: 'npm test -- --watch=false' })]);
+    assert.equal(harness.approvals.asked.length, 0);
+    assert.deepEqual(entries(harness, 'permission')[0]!.outcome, { outcome: 'selected', optionId: 'yes' });
+  });
+
+  it('otherwise asks us, with the agent\'s options as our answers', async () => {
+    const harness = await start({ answers: [{ kind: 'allowSession' }, { kind: 'deny' }] });
+    await harness.prompt([ask('edit', 'Edit notes', undefined, 'notes.txt'), ask('fetch', 'Fetch example.com', { url: 'https://example.com' })]);
+    assert.equal(harness.approvals.asked.length, 2);
+    assert.equal(harness.approvals.asked[0]!.toolName, 'Write');
+    assert.equal(harness.approvals.asked[0]!.sessionAllowed, true);
+    assert.equal(harness.approvals.asked[1]!.toolName, 'Fetch example.com');
+    assert.deepEqual(entries(harness, 'permission').map((entry) => entry.outcome), [
+      { outcome: 'selected', optionId: 'always' },
+      { outcome: 'selected', optionId: 'no' },
+    ]);
+  });
+
+  it('a cancelled session answers an open permission request with cancelled', async () => {
+    const harness = await start();
+    const controller = new AbortController();
+    const stopped = harness.prompt([ask('fetch', 'Fetch example.com', { url: 'https://example.com' })], controller.signal);
+    await until(() => harness.approvals.asked.length === 1);
+    controller.abort();
+    assert.equal(await stopped, 'cancelled');
+    assert.deepEqual(entries(harness, 'permission')[0]!.outcome, { outcome: 'cancelled' });
+  });
+});
