@@ -17,6 +17,8 @@ import { DEFAULT_MAX_ROUNDS } from './vscode/chat/modelLoop';
 import { PARTICIPANT_ID, registerChatParticipant } from './vscode/chat/participant';
 import { AgentChat } from './vscode/bridge/agentChat';
 import { AgentHost } from './vscode/bridge/agentHost';
+import { AcpAgents } from './vscode/acp/acpAgents';
+import { AcpChat } from './vscode/acp/acpChat';
 import { registerDemoModel } from './vscode/demoModel/register';
 import { LiveRedactor } from './vscode/liveRedactor';
 import { ExternalTools } from './vscode/lmTools/externalTools';
@@ -136,6 +138,11 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
   const agentChat = new AgentChat(agent, { participantId: PARTICIPANT_ID, redactor, diffLinks, workspaceFolders: () => workspaceFolders });
   subscriptions.push(agent);
   void agent.reload();
+  //    Or to an ACP agent (agentToolExecutor.acp.agents, chosen by agentToolExecutor.chat.agent or /agent;
+  //    src/vscode/acp/): its file, terminal and permission requests run through this executor too.
+  const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version: String(context.extension.packageJSON.version), workspaceFolders: () => workspaceFolders });
+  const acpChat = new AcpChat(acpAgents, { redactor, diffLinks, workspaceFolders: () => workspaceFolders });
+  subscriptions.push(acpAgents);
   subscriptions.push(
     registerChatParticipant(
       {
@@ -150,11 +157,13 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
       },
       context.extensionUri,
       agentChat,
+      acpChat,
     ),
   );
 
   endSession = async () => {
     await agent.stop();
+    await acpAgents.closeAll();
     await artifactStore.endSession(sessionId);
     await executor.dispose();
     // Shell commands still running when VS Code closes die with their whole process tree.
@@ -174,7 +183,7 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     openArtifact: (uri) => artifacts.open(uri),
   };
   if (context.extensionMode === vscode.ExtensionMode.Test) {
-    return { ...api, testing: { setApprovalResponder: (responder) => approvalClient.setResponder(responder), storageRoot, reloadPermissions: () => permissions.reload(), permissionRules: () => permissions.rules, removePermissionRule: (rule) => permissions.removeRule(rule) } };
+    return { ...api, testing: { setApprovalResponder: (responder) => approvalClient.setResponder(responder), storageRoot, reloadPermissions: () => permissions.reload(), permissionRules: () => permissions.rules, removePermissionRule: (rule) => permissions.removeRule(rule), acpPrompt: (name, request, stream, token) => acpChat.handle(request, name, stream, token) } };
   }
   return api;
 }

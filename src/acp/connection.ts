@@ -115,7 +115,11 @@ export class AcpAgentConnection {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       if (signal?.aborted) onAbort();
-      return await this.agent().request(acp.methods.agent.session.prompt, { sessionId, prompt });
+      const answer = await this.agent().request(acp.methods.agent.session.prompt, { sessionId, prompt });
+      // The SDK settles a response at once but runs notification handlers through a promise chain, so the
+      // updates the agent sent before its answer may still be in flight: they finish within these microtasks.
+      await new Promise((resolve) => setImmediate(resolve));
+      return answer;
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }

@@ -1,6 +1,8 @@
 // fs/read_text_file → Read, fs/write_text_file → Write, through the executor (src/acp/calls.ts).
 // Read answers numbered lines and a paging note for a model; an ACP agent wants the file's text, so the
 // numbers and the note are taken off what Read returned (after redaction: a secret never leaves).
+import { open } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import type { Acp } from './sdk';
 import type { ToolCallResult } from '../executor/result';
 import { runCall, type CallRunner } from './calls';
@@ -19,7 +21,27 @@ export async function readTextFile(runner: CallRunner, params: Acp.ReadTextFileR
   if (params.limit != null) input.limit = params.limit;
   const result = await runCall(runner, 'Read', input, { sessionId: params.sessionId, signal });
   if (result.isError) return failureOf(result);
-  return ok({ content: textOfRead(result.modelContent) });
+  const content = textOfRead(result.modelContent);
+  // Read's lines do not say whether the file ends with a newline; an agent that edits the text needs to know.
+  const whole = !PAGE_NOTE.test(result.modelContent) && content !== '' && isAbsolute(params.path) && (await endsWithNewline(params.path));
+  return ok({ content: whole ? `${content}\n` : content });
+}
+
+async function endsWithNewline(file: string): Promise<boolean> {
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const { size } = await handle.stat();
+      if (size === 0) return false;
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, size - 1);
+      return last[0] === 0x0a;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
 }
 
 export async function writeTextFile(runner: CallRunner, params: Acp.WriteTextFileRequest, signal: AbortSignal): Promise<Outcome<Acp.WriteTextFileResponse>> {

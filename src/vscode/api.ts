@@ -31,4 +31,6 @@ export interface AgentToolExecutorTesting {
   permissionRules(): readonly PermissionRule[];
   /** What the Permission Rules list's Remove does. */
   removePermissionRule(rule: PermissionRule): Promise<boolean>;
+  /** Runs a prompt through `@executor`'s ACP path with the named agent (src/vscode/acp/), into `stream`. */
+  acpPrompt?(agent: string, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
 }

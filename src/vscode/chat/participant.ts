@@ -12,7 +12,14 @@ export interface PromptForwarder {
   handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
 }
 
-export function registerChatParticipant(host: CommandHost, extensionUri: vscode.Uri, agent?: PromptForwarder): vscode.Disposable {
+/** ACP agents (issue 16, src/vscode/acp/): which one takes prompts, and `/agent` to choose. */
+export interface AgentRouter {
+  route(): { readonly kind: 'builtin' } | { readonly kind: 'default' } | { readonly kind: 'acp'; readonly name: string };
+  chooseAgent(argument: string, stream: vscode.ChatResponseStream): vscode.ChatResult;
+  handle(request: vscode.ChatRequest, name: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
+}
+
+export function registerChatParticipant(host: CommandHost, extensionUri: vscode.Uri, agent?: PromptForwarder, router?: AgentRouter): vscode.Disposable {
   const handler: vscode.ChatRequestHandler = (request, context, stream, token) => {
     switch (request.command) {
       case 'tools':
@@ -21,9 +28,15 @@ export function registerChatParticipant(host: CommandHost, extensionUri: vscode.
         return runPastedCalls(host, request.prompt, stream, token);
       case 'mode':
         return switchMode(host, request.prompt, stream);
-      default:
-        if (agent?.enabled()) return agent.handle(request, context, stream, token);
+      case 'agent':
+        if (router) return router.chooseAgent(request.prompt, stream);
+        return { errorDetails: { message: 'Choosing an agent is not available here.' } };
+      default: {
+        const route = router?.route() ?? { kind: 'default' };
+        if (route.kind === 'acp') return router!.handle(request, route.name, stream, token);
+        if (route.kind === 'default' && agent?.enabled()) return agent.handle(request, context, stream, token);
         return runModelLoop(host, request, context, stream, token);
+      }
     }
   };
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);

@@ -109,6 +109,7 @@ describe('ACP fs/read_text_file → Read', () => {
     assert.match(whole!.content, /^one\ntwo token=\S*REDACTED\S*\nthree\nfour/);
     assert.ok(!page!.content.startsWith('one'));
     assert.match(page!.content, /^two token=.*\nthree$/);
+    assert.ok(whole!.content.endsWith('four\n'), 'the file\'s last newline is kept');
     // A read needs no approval in the default mode.
     assert.equal(harness.approvals.asked.length, 0);
   });

@@ -1,0 +1,126 @@
+// The ACP agents of this window: each started on its first prompt (src/acp/connection.ts), with one
+// session kept for the window so the agent remembers the conversation, started again after it exited,
+// and closed — with every command it left running — when the settings drop it or the window ends.
+import * as vscode from 'vscode';
+import { AcpAgentConnection, type AcpLaunch } from '../../acp/connection';
+import type { TurnHost } from '../../acp/calls';
+import type { ToolExecutor } from '../../executor/executor';
+import type { ApprovalClient } from '../../executor/ports/approvalClient';
+import type { Logger } from '../../executor/ports/logger';
+import type { PermissionPolicy } from '../../executor/ports/permissionPolicy';
+import { configuredAcpAgents } from './agentSettings';
+
+export interface AcpAgentsOptions {
+  readonly executor: ToolExecutor;
+  readonly policy: PermissionPolicy;
+  readonly approvals: ApprovalClient;
+  readonly logger: Logger;
+  readonly version: string;
+  readonly workspaceFolders: () => readonly string[];
+}
+
+export interface RunningAgent {
+  readonly connection: AcpAgentConnection;
+  readonly sessionId: string;
+}
+
+export class AcpAgents implements vscode.Disposable {
+  private readonly channel = vscode.window.createOutputChannel('Agent Tool Executor: ACP Agents', { log: true });
+  private readonly running = new Map<string, { launch: AcpLaunch; ready: Promise<RunningAgent | string> }>();
+  private readonly disposables: vscode.Disposable[] = [this.channel];
+  private agents: AcpLaunch[] = [];
+  private turns: TurnHost | undefined;
+
+  constructor(private readonly options: AcpAgentsOptions) {
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('agentToolExecutor.acp.agents')) this.reload();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.reload()),
+    );
+    this.reload();
+  }
+
+  /** Who draws the agents' requests in the chat reply, and what their turns get. */
+  setTurnHost(turns: TurnHost): void {
+    this.turns = turns;
+  }
+
+  names(): string[] {
+    return this.agents.map((agent) => agent.name);
+  }
+
+  has(name: string): boolean {
+    return this.agents.some((agent) => agent.name === name);
+  }
+
+  /** The agent's running connection and session, starting it when needed; otherwise why there is none. */
+  ready(name: string, signal: AbortSignal): Promise<RunningAgent | string> {
+    const launch = this.agents.find((agent) => agent.name === name);
+    if (!launch) return Promise.resolve(`There is no ACP agent named ${JSON.stringify(name)} in agentToolExecutor.acp.agents.`);
+    const current = this.running.get(name);
+    if (current && JSON.stringify(current.launch) === JSON.stringify(launch)) return current.ready;
+    const ready = this.start(launch, signal);
+    this.running.set(name, { launch, ready });
+    return ready;
+  }
+
+  dispose(): void {
+    void this.closeAll();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+
+  async closeAll(): Promise<void> {
+    const running = [...this.running.values()];
+    this.running.clear();
+    await Promise.all(running.map(async (entry) => {
+      const agent = await entry.ready;
+      if (typeof agent !== 'string') await agent.connection.close();
+    }));
+  }
+
+  private reload(): void {
+    const { agents, ignored } = configuredAcpAgents();
+    if (ignored) this.options.logger.warn('acp.settings_ignored', { reason: ignored });
+    this.agents = agents;
+    // Agents that were removed or changed stop now; the rest keep their session.
+    for (const [name, entry] of [...this.running]) {
+      const launch = agents.find((agent) => agent.name === name);
+      if (launch && JSON.stringify(launch) === JSON.stringify(entry.launch)) continue;
+      this.running.delete(name);
+      void entry.ready.then((agent) => (typeof agent === 'string' ? undefined : agent.connection.close()));
+    }
+  }
+
+  private async start(launch: AcpLaunch, signal: AbortSignal): Promise<RunningAgent | string> {
+    const connection = new AcpAgentConnection({
+      launch,
+      executor: this.options.executor,
+      policy: this.options.policy,
+      approvals: this.options.approvals,
+      workspaceFolders: this.options.workspaceFolders,
+      clientInfo: { name: 'Agent Tool Executor (VS Code)', version: this.options.version },
+      turns: { turnOptions: (sessionId) => this.turns?.turnOptions?.(sessionId) ?? {}, observe: (turn, call, sessionId) => this.turns?.observe?.(turn, call, sessionId) },
+      log: (text) => this.channel.info(`[${launch.name}] ${text.trimEnd()}`),
+    });
+    this.options.logger.info('acp.starting', { name: launch.name, command: launch.command });
+    try {
+      const info = await connection.start(signal);
+      const sessionId = await connection.newSession(this.options.workspaceFolders()[0], signal);
+      this.channel.info(`[${launch.name}] started: ${info.agentInfo?.name ?? launch.command} ${info.agentInfo?.version ?? ''}, session ${sessionId}`);
+      // When it exits, the next prompt starts it again.
+      void connection.exited.then((code) => {
+        this.channel.warn(`[${launch.name}] exited (code ${code})`);
+        const entry = this.running.get(launch.name);
+        if (entry && entry.launch === launch) this.running.delete(launch.name);
+      });
+      return { connection, sessionId };
+    } catch (error) {
+      await connection.close().catch(() => undefined);
+      this.running.delete(launch.name);
+      const message = `The ACP agent ${launch.name} (${launch.command}) could not be started: ${error instanceof Error ? error.message : String(error)}`;
+      this.channel.error(message);
+      return message;
+    }
+  }
+}

@@ -1,0 +1,125 @@
+// `@executor` with an ACP agent chosen (issue 16): `agentToolExecutor.chat.agent` or `/agent NAME` picks
+// the built-in loop, the bridge agent or an ACP agent; the prompt goes to the ACP agent as
+// `session/prompt`; its session updates are drawn by `UpdateRenderer`, and the requests it makes of us
+// (each a turn of the executor) by the same `ReplyRenderer` as the built-in loop's — approvals, outcome
+// lines, Open diff. The chat's stop button sends `session/cancel`.
+import * as vscode from 'vscode';
+import type { TurnHost } from '../../acp/calls';
+import type { ToolCall } from '../../executor/contract';
+import type { Redactor } from '../../executor/ports/redactor';
+import type { Turn } from '../../executor/turn';
+import type { DiffLinks } from '../chat/diffLinks';
+import { ReplyRenderer } from '../chat/replyRenderer';
+import { oneLine } from '../chat/replyText';
+import type { AcpAgents } from './acpAgents';
+import { BRIDGE_AGENT, BUILTIN_AGENT, chosenAgentSetting } from './agentSettings';
+import { UpdateRenderer } from './updateRenderer';
+
+/** The prompt shown in a turn's label (Tool Calls view) is cut here (as the built-in loop's). */
+const TURN_LABEL_MAX_CHARS = 50;
+
+/** Who takes a prompt: the built-in loop, the bridge agent when one is configured (the default), or an ACP agent. */
+export type Route = { readonly kind: 'builtin' } | { readonly kind: 'default' } | { readonly kind: 'acp'; readonly name: string };
+
+export interface AcpChatOptions {
+  readonly redactor: Redactor;
+  readonly diffLinks: DiffLinks;
+  workspaceFolders(): readonly string[];
+}
+
+interface ActivePrompt {
+  readonly agent: string;
+  readonly request: vscode.ChatRequest;
+  readonly stream: vscode.ChatResponseStream;
+  readonly updates: UpdateRenderer;
+  /** Settles when each of our turns is final (and its lines are in the reply). */
+  readonly turns: Promise<unknown>[];
+}
+
+export class AcpChat implements TurnHost {
+  /** `/agent NAME` for this window; undefined: the setting. */
+  private override: string | undefined;
+  private active: ActivePrompt | undefined;
+
+  constructor(
+    private readonly agents: AcpAgents,
+    private readonly options: AcpChatOptions,
+  ) {
+    agents.setTurnHost(this);
+  }
+
+  route(): Route {
+    const chosen = this.override ?? chosenAgentSetting();
+    if (chosen === BUILTIN_AGENT) return { kind: 'builtin' };
+    if (chosen === '' || chosen === BRIDGE_AGENT) return { kind: 'default' };
+    return { kind: 'acp', name: chosen };
+  }
+
+  /** `/agent`: says who takes prompts and what there is; `/agent NAME` switches for this window. */
+  chooseAgent(argument: string, stream: vscode.ChatResponseStream): vscode.ChatResult {
+    const wanted = argument.trim();
+    const choices = [BUILTIN_AGENT, BRIDGE_AGENT, ...this.agents.names()];
+    if (wanted !== '') {
+      if (!choices.includes(wanted)) {
+        return { errorDetails: { message: `There is no agent ${JSON.stringify(wanted)}. Choose one of: ${choices.join(', ')} (ACP agents come from agentToolExecutor.acp.agents).` } };
+      }
+      this.override = wanted;
+    }
+    const current = this.override ?? (chosenAgentSetting() || `${BRIDGE_AGENT} when agentToolExecutor.agent.command is set, else ${BUILTIN_AGENT}`);
+    stream.markdown(`Prompts to \`@executor\` go to: **${current}**.\n\nChoices: ${choices.map((choice) => `\`${choice}\``).join(', ')}.`);
+    return { metadata: { agentChoice: current } };
+  }
+
+  async handle(request: vscode.ChatRequest, name: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+    const controller = new AbortController();
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    try {
+      stream.progress(`Starting the ACP agent ${name}…`);
+      const agent = await this.agents.ready(name, controller.signal);
+      if (typeof agent === 'string') return { errorDetails: { message: agent } };
+      const updates = new UpdateRenderer(stream, { redactor: this.options.redactor, diffLinks: this.options.diffLinks, workDir: this.options.workspaceFolders()[0] });
+      const prompt: ActivePrompt = { agent: name, request, stream, updates, turns: [] };
+      this.active = prompt;
+      const unsubscribe = agent.connection.onUpdate((notification) => {
+        if (notification.sessionId === agent.sessionId && this.active === prompt) updates.render(notification.update);
+      });
+      try {
+        const answer = await agent.connection.prompt(agent.sessionId, [{ type: 'text', text: request.prompt }], controller.signal);
+        updates.flush();
+        await Promise.all(prompt.turns);
+        if (answer.stopReason === 'refusal') return { errorDetails: { message: `The agent ${name} refused to go on.` }, metadata: { acp: name, stopReason: answer.stopReason } };
+        if (answer.stopReason === 'max_tokens' || answer.stopReason === 'max_turn_requests') stream.markdown(`\n\n*The agent stopped: ${answer.stopReason}.*`);
+        return { metadata: { acp: name, stopReason: answer.stopReason } };
+      } catch (error) {
+        updates.flush();
+        if (token.isCancellationRequested) return { metadata: { acp: name, stopReason: 'cancelled' } };
+        const message = error instanceof Error ? error.message : String(error);
+        return { errorDetails: { message: `The ACP agent ${name} failed: ${this.options.redactor.redact(message)}` }, metadata: { acp: name, stopReason: 'error' } };
+      } finally {
+        unsubscribe();
+        if (this.active === prompt) this.active = undefined;
+      }
+    } finally {
+      cancel.dispose();
+    }
+  }
+
+  turnOptions() {
+    const prompt = this.active;
+    if (!prompt) return {};
+    return {
+      context: { toolInvocationToken: prompt.request.toolInvocationToken },
+      label: `@executor ${prompt.agent}: ${oneLine(this.options.redactor.redact(prompt.request.prompt), TURN_LABEL_MAX_CHARS)}`,
+    };
+  }
+
+  observe(turn: Turn, call: ToolCall): void {
+    const prompt = this.active;
+    if (!prompt) return;
+    // The agent's text so far comes before the request's lines.
+    prompt.updates.flush();
+    const renderer = new ReplyRenderer(prompt.stream, turn, { redactor: this.options.redactor, diffLinks: this.options.diffLinks, workspaceFolders: () => this.options.workspaceFolders() });
+    renderer.expect(call.id!, call.name, call.input);
+    prompt.turns.push(turn.results().catch(() => undefined).finally(() => renderer.dispose()));
+  }
+}

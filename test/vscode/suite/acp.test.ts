@@ -1,0 +1,105 @@
+/// <reference types="mocha" />
+// ACP agents inside the real extension host (issue 16): the scripted ACP agent (test/acp/scriptedAgent.ts),
+// named in agentToolExecutor.acp.agents, gets an `@executor` prompt through the extension's ACP path; its
+// write raises our approval (answered by the testing responder): Deny leaves the file untouched, Allow
+// writes it and the reply has Open diff; its plan, message, and command output are in the reply.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ApprovalRequest } from '../../../src/executor/ports/approvalClient';
+import { extensionApi, workspaceRoot } from './helpers';
+
+const ROOT = path.join(__dirname, '..', '..', '..', '..');
+const AGENT = path.join(ROOT, 'out', 'test', 'acp', 'scriptedAgent.js');
+
+interface Part {
+  readonly method: string;
+  readonly args: unknown[];
+}
+
+/** A chat response stream that keeps every call. */
+function recordingStream(): { stream: vscode.ChatResponseStream; parts: Part[]; text(): string } {
+  const parts: Part[] = [];
+  const stream = new Proxy({}, { get: (_, method) => (...args: unknown[]) => void parts.push({ method: String(method), args }) }) as vscode.ChatResponseStream;
+  const text = () =>
+    parts
+      .map((part) => {
+        const [first] = part.args as [unknown];
+        if (typeof first === 'string') return first;
+        if (first instanceof vscode.MarkdownString) return first.value;
+        if (first && typeof first === 'object' && 'title' in first) return `[${String((first as vscode.Command).title)}]`;
+        return '';
+      })
+      .join('');
+  return { stream, parts, text };
+}
+
+function chatRequest(prompt: string): vscode.ChatRequest {
+  return { prompt, command: undefined, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+}
+
+suite('ACP agents (@agentclientprotocol/sdk)', () => {
+  let dir: string;
+  let file: string;
+  const config = () => vscode.workspace.getConfiguration('agentToolExecutor');
+
+  setup(async () => {
+    await extensionApi();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ate-acp-suite-'));
+    file = path.join(workspaceRoot().fsPath, `acp-notes-${process.pid}-${Date.now()}.txt`);
+    fs.writeFileSync(file, 'hello\n');
+    await config().update('acp.agents', [{ name: 'scripted', command: process.execPath, args: [AGENT, '--transcript', path.join(dir, 'agent.jsonl')] }], vscode.ConfigurationTarget.Workspace);
+  });
+
+  teardown(async () => {
+    (await extensionApi()).testing.setApprovalResponder(undefined);
+    await config().update('acp.agents', undefined, vscode.ConfigurationTarget.Workspace);
+    fs.rmSync(file, { force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const script = (name: string) =>
+    JSON.stringify([
+      { plan: ['Read the notes', 'Update them'] },
+      { read: name },
+      { write: name, content: 'hello\nupdated by the ACP agent\n' },
+      { run: `cat ${name}` },
+      { say: 'All done.' },
+    ]);
+
+  test('a write raises our approval; Deny leaves the file untouched and the reply says it failed', async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    const asked: ApprovalRequest[] = [];
+    api.testing.setApprovalResponder((request) => {
+      asked.push(request);
+      return { kind: 'deny', reason: 'The user denied this tool call.' };
+    });
+    const { stream, text } = recordingStream();
+    const result = await api.testing.acpPrompt!('scripted', chatRequest(script(path.basename(file))), stream, new vscode.CancellationTokenSource().token);
+    assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'hello\n');
+    const writes = asked.filter((request) => request.toolName === 'Write');
+    assert.equal(writes.length, 1);
+    const reply = text();
+    assert.match(reply, /\*\*Plan\*\*\n\n- \[ \] Read the notes/);
+    assert.match(reply, /- ✗ Write .* — failed/);
+    assert.match(reply, /Read .*: "hello\\n"/);
+    assert.match(reply, /All done\./);
+  });
+
+  test('Allow writes the file, and the reply has Open diff and the command\'s output', async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    api.testing.setApprovalResponder(() => ({ kind: 'allowOnce' }));
+    const { stream, text } = recordingStream();
+    const result = await api.testing.acpPrompt!('scripted', chatRequest(script(path.basename(file))), stream, new vscode.CancellationTokenSource().token);
+    assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'hello\nupdated by the ACP agent\n');
+    const reply = text();
+    assert.match(reply, /\[Open diff\]/);
+    assert.match(reply, /exited with 0:\n\n```\nhello\nupdated by the ACP agent\n/);
+  });
+});
