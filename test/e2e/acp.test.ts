@@ -3,6 +3,7 @@
 // (the real approval modal: Deny leaves it untouched, Allow writes it and Open diff opens the diff
 // editor), runs a command, and shows its plan, thought and message in the reply. Screenshots go to test-results/.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,6 +17,25 @@ const AGENT_TIMEOUT_MS = 60_000;
 
 let workbench: Workbench;
 let dir: string;
+
+/** A command line only this run's slow step has. */
+const SLOW = `sleep 31.${process.pid}`;
+
+function sleeping(): string[] {
+  try {
+    return execFileSync('pgrep', ['-f', `^${SLOW.replace('.', '\\.')}$`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+async function waitFor(what: string, probe: () => boolean, timeout = AGENT_TIMEOUT_MS): Promise<void> {
+  const started = Date.now();
+  while (!probe()) {
+    if (Date.now() - started > timeout) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ate-acp-e2e-'));
@@ -74,4 +94,18 @@ test('Allow in the modal: the file changes, the reply has the plan, the command 
     await workbench.page.locator('.monaco-diff-editor .modified .view-lines', { hasText: 'updated by the ACP agent' }).first().waitFor();
     await workbench.screenshot('acp-3-diff');
     await workbench.closeAllEditors();
+  }));
+
+test("the stop button sends session/cancel: the agent's running command dies with its process tree", () =>
+  workbench.steps('acp-stop', async () => {
+    const reply = await workbench.chat(`@executor [{"run":"sh -c '${SLOW}; echo never'"}]`);
+    await workbench.approvalDialog('Bash').waitFor({ timeout: AGENT_TIMEOUT_MS });
+    await workbench.page.getByRole('button', { name: 'Allow', exact: true }).click();
+    await waitFor('the slow command to start', () => sleeping().length > 0);
+    await workbench.stopChat();
+    await workbench.replyDone(reply);
+    await waitFor('the slow command to end', () => sleeping().length === 0, 15_000);
+    const transcript = fs.readFileSync(path.join(dir, 'agent.jsonl'), 'utf8');
+    assert.match(transcript, /"kind":"session\/cancel"/);
+    await workbench.screenshot('acp-4-stopped');
   }));
