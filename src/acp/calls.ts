@@ -2,6 +2,7 @@
 // snapshots, redaction, budgets and artifacts apply to it exactly as to a model's call.
 import type { ToolCall } from '../executor/contract';
 import type { ToolExecutor } from '../executor/executor';
+import type { ApprovalClient } from '../executor/ports/approvalClient';
 import type { ToolCallResult } from '../executor/result';
 import type { Turn, TurnOptions } from '../executor/turn';
 
@@ -15,6 +16,8 @@ export interface TurnHost {
 export interface CallRunner {
   readonly executor: ToolExecutor;
   readonly turns?: TurnHost;
+  /** Who answers the approvals of a session's calls. @default the executor's */
+  approvalsFor?(sessionId: string): ApprovalClient | undefined;
 }
 
 export interface RunOptions {
@@ -29,7 +32,8 @@ let counter = 0;
 /** Runs `name(input)` through the executor as a turn of its own; the result is final (never throws for tool failures). */
 export async function runCall(runner: CallRunner, name: string, input: unknown, options: RunOptions): Promise<ToolCallResult> {
   const extra = runner.turns?.turnOptions?.(options.sessionId) ?? {};
-  const turn = runner.executor.beginTurn({ ...extra, signal: options.signal });
+  const approvalClient = runner.approvalsFor?.(options.sessionId);
+  const turn = runner.executor.beginTurn({ ...extra, ...(approvalClient ? { approvalClient } : {}), signal: options.signal });
   const id = turn.offer({ id: `acp_${++counter}`, name, input });
   if (!options.quiet) runner.turns?.observe?.(turn, { id, name, input }, options.sessionId);
   turn.end();

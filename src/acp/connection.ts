@@ -13,6 +13,7 @@ import type { ApprovalClient } from '../executor/ports/approvalClient';
 import type { PermissionPolicy } from '../executor/ports/permissionPolicy';
 import type { CallRunner, TurnHost } from './calls';
 import { readTextFile, writeTextFile } from './files';
+import { GrantedApprovals, Grants } from './grants';
 import type { Outcome } from './outcome';
 import { requestPermission } from './permissions';
 import { loadAcp, type Acp, type AcpModule } from './sdk';
@@ -47,6 +48,8 @@ export interface AcpConnectionOptions {
 export class AcpAgentConnection {
   private readonly updateListeners = new Set<(update: Acp.SessionNotification) => void>();
   private readonly sessions = new Map<string, AbortController>();
+  /** Per session: what the user allowed through session/request_permission. */
+  private readonly grants = new Map<string, Grants>();
   private readonly terminals: Terminals;
   private readonly runner: CallRunner;
   private child: ChildProcess | undefined;
@@ -56,7 +59,7 @@ export class AcpAgentConnection {
   agentInfo: Acp.InitializeResponse | undefined;
 
   constructor(private readonly options: AcpConnectionOptions) {
-    this.runner = { executor: options.executor, turns: options.turns };
+    this.runner = { executor: options.executor, turns: options.turns, approvalsFor: (sessionId) => new GrantedApprovals(options.approvals, this.grantsOf(sessionId)) };
     this.terminals = new Terminals(this.runner);
   }
 
@@ -131,6 +134,7 @@ export class AcpAgentConnection {
     // The notification goes out before the answers our aborted requests give, so the agent knows why.
     const notified = this.connection?.agent.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => undefined);
     this.sessions.get(sessionId)?.abort(new Error('the session was cancelled'));
+    this.grants.get(sessionId)?.clear();
     await Promise.all([this.terminals.killAll(sessionId), notified]);
   }
 
@@ -160,6 +164,12 @@ export class AcpAgentConnection {
   private async endSessions(): Promise<void> {
     for (const controller of this.sessions.values()) controller.abort(new Error('the agent connection closed'));
     await this.terminals.killAll();
+  }
+
+  private grantsOf(sessionId: string): Grants {
+    let grants = this.grants.get(sessionId);
+    if (!grants) this.grants.set(sessionId, (grants = new Grants()));
+    return grants;
   }
 
   private agent(): Acp.ClientContext {
@@ -194,9 +204,11 @@ export class AcpAgentConnection {
       .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => answer(this.terminals.waitForExit(params, this.signalOf(params.sessionId, signal))))
       .onRequest(acp.methods.client.terminal.kill, ({ params, signal }) => answer(this.terminals.kill(params, signal)))
       .onRequest(acp.methods.client.terminal.release, ({ params, signal }) => answer(this.terminals.release(params, signal)))
-      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) =>
-        requestPermission({ executor: host.executor, policy: host.policy, approvals: host.approvals, workspaceFolders: host.workspaceFolders }, params, this.signalOf(params.sessionId, signal)),
-      )
+      .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
+        const answer = await requestPermission({ executor: host.executor, policy: host.policy, approvals: host.approvals, workspaceFolders: host.workspaceFolders }, params, this.signalOf(params.sessionId, signal));
+        if (answer.granted) this.grantsOf(params.sessionId).add(answer.granted);
+        return answer.response;
+      })
       .onNotification(acp.methods.client.session.update, ({ params }) => {
         for (const listener of this.updateListeners) listener(params);
       });

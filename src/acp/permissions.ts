@@ -43,16 +43,22 @@ export function ourCallOf(toolCall: Acp.ToolCallUpdate): OurCall | undefined {
   }
 }
 
-export async function requestPermission(host: PermissionHost, params: Acp.RequestPermissionRequest, signal: AbortSignal): Promise<Acp.RequestPermissionResponse> {
+/** The answer, and the call the user allowed (so it is not asked again when the agent makes it). */
+export interface PermissionAnswer {
+  readonly response: Acp.RequestPermissionResponse;
+  readonly granted?: OurCall;
+}
+
+export async function requestPermission(host: PermissionHost, params: Acp.RequestPermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
   const options = params.options ?? [];
-  const pick = (...kinds: Acp.PermissionOptionKind[]): Acp.RequestPermissionResponse => {
+  const pick = (...kinds: Acp.PermissionOptionKind[]): PermissionAnswer => {
     for (const kind of kinds) {
       const option = options.find((candidate) => candidate.kind === kind);
-      if (option) return { outcome: { outcome: 'selected', optionId: option.optionId } };
+      if (option) return { response: { outcome: { outcome: 'selected', optionId: option.optionId } } };
     }
-    return { outcome: { outcome: 'cancelled' } };
+    return CANCELLED;
   };
-  if (signal.aborted) return { outcome: { outcome: 'cancelled' } };
+  if (signal.aborted) return CANCELLED;
   const toolCall = params.toolCall ?? { toolCallId: 'unknown' };
   const ours = ourCallOf(toolCall);
   const tool = ours ? host.executor.registry.get(ours.name)?.def : undefined;
@@ -81,18 +87,20 @@ export async function requestPermission(host: PermissionHost, params: Acp.Reques
     );
   } catch {
     // 4. Aborted: the session was cancelled or the agent withdrew the request.
-    return { outcome: { outcome: 'cancelled' } };
+    return CANCELLED;
   }
   switch (answer.kind) {
     case 'allowOnce':
-      return pick('allow_once', 'allow_always');
+      return { ...pick('allow_once', 'allow_always'), granted: ours };
     case 'allowSession':
     case 'allowWorkspace':
-      return pick('allow_always', 'allow_once');
+      return { ...pick('allow_always', 'allow_once'), granted: ours };
     case 'deny':
       return pick('reject_once', 'reject_always');
   }
 }
+
+const CANCELLED: PermissionAnswer = { response: { outcome: { outcome: 'cancelled' } } };
 
 function stringField(raw: Record<string, unknown>, ...names: string[]): string | undefined {
   for (const name of names) if (typeof raw[name] === 'string' && raw[name] !== '') return raw[name] as string;

@@ -219,6 +219,15 @@ describe('ACP session/request_permission → our rules, then our approval', () =
     ]);
   });
 
+  it('a write the user allowed through the agent\'s permission request is not asked again', async () => {
+    writeFileSync(join(dir, 'notes.txt'), 'original\n');
+    const harness = await start({ answers: [{ kind: 'allowOnce' }, { kind: 'deny' }] });
+    await harness.prompt([{ read: 'notes.txt' }, ask('edit', 'Edit notes', undefined, 'notes.txt'), { write: 'notes.txt', content: 'changed\n' }, { write: 'notes.txt', content: 'again\n' }]);
+    // One modal for the permission; the write it was about runs unasked, once: the next write asks (and is denied).
+    assert.equal(harness.approvals.asked.length, 2);
+    assert.equal(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'changed\n');
+  });
+
   it('a cancelled session answers an open permission request with cancelled', async () => {
     const harness = await start();
     const controller = new AbortController();

@@ -1,0 +1,52 @@
+// What the user allowed through session/request_permission is not asked again when the agent then makes
+// the request itself: an ACP agent asks "may I edit notes.txt?" and, told yes, sends fs/write_text_file.
+// A grant answers one approval of the same tool and target in the same session, once. Our rules still
+// come first: a deny rule refuses the call before any approval is asked for.
+import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../executor/ports/approvalClient';
+import type { OurCall } from './permissions';
+
+/** A grant not used within this long is dropped: the agent did something else. Ours. */
+export const GRANT_TTL_MS = 60_000;
+
+export class Grants {
+  private readonly grants = new Map<string, number>();
+
+  add(call: OurCall): void {
+    const key = keyOf(call.name, call.input);
+    if (key) this.grants.set(key, Date.now() + GRANT_TTL_MS);
+  }
+
+  /** True (and the grant is used up) when the user already allowed this call. */
+  consume(toolName: string, input: unknown): boolean {
+    const key = keyOf(toolName, input);
+    const until = key ? this.grants.get(key) : undefined;
+    if (until === undefined) return false;
+    this.grants.delete(key!);
+    return until >= Date.now();
+  }
+
+  clear(): void {
+    this.grants.clear();
+  }
+}
+
+/** Answers from the session's grants first, then asks `inner`. */
+export class GrantedApprovals implements ApprovalClient {
+  constructor(
+    private readonly inner: ApprovalClient,
+    private readonly grants: Grants,
+  ) {}
+
+  requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    if (this.grants.consume(request.toolName, request.input)) return Promise.resolve({ kind: 'allowOnce' });
+    return this.inner.requestApproval(request, signal);
+  }
+}
+
+/** The tool and what it acts on: a file's path or a command line. */
+function keyOf(toolName: string, input: unknown): string | undefined {
+  if (!input || typeof input !== 'object') return undefined;
+  const fields = input as Record<string, unknown>;
+  const target = fields.path ?? fields.file_path ?? fields.command;
+  return typeof target === 'string' ? `${toolName}\u0000${target}` : undefined;
+}
