@@ -64,10 +64,10 @@ export async function requestPermission(host: PermissionHost, params: Acp.Reques
   const tool = ours ? host.executor.registry.get(ours.name)?.def : undefined;
   // 1–2. Our rules decide first.
   let reason = `The agent asks: ${toolCall.title ?? toolCall.kind ?? 'a tool call'}`;
-  if (ours && tool) {
-    // The input as the call pipeline would hand it to the policy (src/executor/stages/resolveInput.ts).
-    const input = tool.resolveInput ? tool.resolveInput(ours.input) : ours.input;
-    const decision = await host.policy.evaluate({ tool, input, callId: toolCall.toolCallId, workspaceFolders: host.workspaceFolders() }, signal);
+  // The input as the call pipeline would hand it to the policy (src/executor/stages/resolveInput.ts).
+  const request = ours && tool ? { tool, input: tool.resolveInput ? tool.resolveInput(ours.input) : ours.input, callId: toolCall.toolCallId, workspaceFolders: host.workspaceFolders() } : undefined;
+  if (request) {
+    const decision = await host.policy.evaluate(request, signal);
     if (decision.behavior === 'deny') return pick('reject_once', 'reject_always');
     if (decision.behavior === 'allow') return pick('allow_once', 'allow_always');
     reason = `${reason} (${decision.reason})`;
@@ -94,6 +94,8 @@ export async function requestPermission(host: PermissionHost, params: Acp.Reques
       return { ...pick('allow_once', 'allow_always'), granted: ours };
     case 'allowSession':
     case 'allowWorkspace':
+      // As our own modal's "Allow for Session": our rules remember it too, so the agent's later calls of it run unasked.
+      if (request) await host.policy.rememberSessionApproval?.(request, signal);
       return { ...pick('allow_always', 'allow_once'), granted: ours };
     case 'deny':
       return pick('reject_once', 'reject_always');

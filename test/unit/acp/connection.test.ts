@@ -228,6 +228,13 @@ describe('ACP session/request_permission → our rules, then our approval', () =
     assert.equal(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'changed\n');
   });
 
+  it('allow for session in a permission request: our rules remember it, later commands like it run unasked', async () => {
+    const harness = await start({ answers: [{ kind: 'allowSession' }] });
+    await harness.prompt([ask('execute', 'echo', { command: 'echo one' }), { run: 'echo one' }, { run: 'echo one' }]);
+    assert.equal(harness.approvals.asked.length, 1);
+    assert.deepEqual(entries(harness, 'terminal').map((entry) => entry.output.output), ['one\n', 'one\n']);
+  });
+
   it('a cancelled session answers an open permission request with cancelled', async () => {
     const harness = await start();
     const controller = new AbortController();
