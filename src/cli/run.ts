@@ -1,23 +1,15 @@
 // `tool-exec run`: builds an executor over Node adapters, runs the batch, prints the results.
-import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ToolExecutor } from '../executor/executor';
 import type { ApprovalClient } from '../executor/ports/approvalClient';
 import type { Logger } from '../executor/ports/logger';
-import { projectErrorMessage } from '../executor/errors';
-import { ToolRegistry } from '../executor/registry';
 import { FixedApprovalClient } from '../node/fixedApprovalClient';
 import { TtyApprovalClient } from '../node/ttyApprovalClient';
-import { registerBuiltinTools } from '../tools/index';
-import { ProcessSupervisor } from '../tools/processTree';
-import { createCliAdapters } from './adapters';
 import { UsageError, type RunArgs } from './args';
 import { readCalls, streamCalls } from './calls';
+import { createCliExecutor, loadModuleTools, workspaceOf } from './cliExecutor';
 import type { CliWriter } from './cliOutput';
 import type { ToolContainment } from './containment';
 import { humanSummary, OrderedPrinter, summaryLine, type StoppedBackground } from './output';
-import { loadToolModule } from './toolModules';
 
 export interface CliIo {
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -32,53 +24,13 @@ export interface CliIo {
 
 /** Runs the batch; resolves with the exit code (0 when the batch ran, whatever the tools did). */
 export async function runBatch(args: RunArgs, io: CliIo): Promise<number> {
-  const workspace = resolve(io.cwd, args.workspace);
-  if (!isDirectory(workspace)) throw new UsageError(`--workspace ${args.workspace} is not a directory`);
+  const workspace = workspaceOf(args, io.cwd);
   const source = args.calls === '-' ? '-' : resolve(io.cwd, args.calls);
   // A whole CALLS file is checked before anything runs; a stream is checked line by line as it runs.
   const calls = args.stream ? undefined : await readCalls(source, io.stdin);
-  const moduleTools = [];
-  for (const module of args.tools) {
-    const load = () => loadToolModule(module, io.cwd);
-    const defs = await (io.containment ? io.containment.runInModule(module, load) : load());
-    moduleTools.push({ module, defs: io.containment ? defs.map((def) => io.containment!.wrap(def, module)) : defs });
-  }
-  const sessionId = randomUUID();
-  const adapters = await createCliAdapters({
-    sessionId,
-    workspace,
-    cwd: io.cwd,
-    mode: args.mode,
-    settingsFile: args.settings,
-    artifactsDir: args.artifacts,
-    logger: io.logger,
-  });
-  const registry = new ToolRegistry();
-  // The batch's own: whatever its commands started is stopped before the CLI returns.
-  const supervisor = new ProcessSupervisor();
-  const executor = new ToolExecutor({
-    ...adapters.options,
-    registry,
-    sessionId,
-    workspaceFolders: [workspace],
-    approvalClient: approvalClientFor(args, io),
-    defaultTimeoutMs: args.timeoutMs,
-    maxConcurrency: args.concurrency,
-    maxModelBytes: args.maxResultBytes,
-  });
+  const moduleTools = await loadModuleTools(args, io);
+  const { executor, close } = await createCliExecutor(args, io, workspace, moduleTools, approvalClientFor(args, io));
   try {
-    registerBuiltinTools(registry, { backgroundTasks: executor, supervisor, sandbox: adapters.sandbox });
-    for (const { module, defs } of moduleTools) {
-      for (const def of defs) {
-        if (registry.has(def.name)) throw new UsageError(`--tools ${module}: tool ${def.name} is already registered`);
-        try {
-          registry.register(def);
-        } catch (error) {
-          // A bad name or an input schema that does not compile: the module is misused, not the CLI broken.
-          throw new UsageError(`--tools ${module}: tool ${JSON.stringify(def.name)} cannot be registered: ${projectErrorMessage(error)}`);
-        }
-      }
-    }
     const started = performance.now();
     const turn = executor.beginTurn({ signal: io.signal });
     const printer = new OrderedPrinter(args.json, io.stdout);
@@ -111,9 +63,7 @@ export async function runBatch(args: RunArgs, io: CliIo): Promise<number> {
     if (badInput) throw badInput;
     return 0;
   } finally {
-    await executor.dispose();
-    await supervisor.dispose();
-    await adapters.close();
+    await close();
   }
 }
 
@@ -126,10 +76,3 @@ function approvalClientFor(args: RunArgs, io: CliIo): ApprovalClient {
   return new FixedApprovalClient({ kind: 'deny', reason: 'no terminal to ask on (pass --approve allow to allow)' });
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}

@@ -2,42 +2,23 @@
 // on stdin/stdout, for an agent that starts us as its child. One executor for the whole connection; it
 // ends when the agent closes our stdin, sends `exit`, or a signal arrives — open turns are cancelled
 // first and every process their calls started is stopped.
-import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { bindBridge } from '../bridge/bind';
 import { BridgeErrorCodes, EventNotification, Methods } from '../bridge/protocol';
 import { BridgeService } from '../bridge/service';
-import type { ToolDefinition } from '../executor/contract';
-import { projectErrorMessage } from '../executor/errors';
-import { ToolExecutor } from '../executor/executor';
+import type { ToolExecutor } from '../executor/executor';
 import type { ApprovalClient } from '../executor/ports/approvalClient';
 import type { Logger } from '../executor/ports/logger';
-import type { PermissionMode } from '../executor/policy/index';
-import { ToolRegistry } from '../executor/registry';
 import { FixedApprovalClient } from '../node/fixedApprovalClient';
-import { registerBuiltinTools } from '../tools/index';
-import { ProcessSupervisor } from '../tools/processTree';
-import { createCliAdapters } from './adapters';
-import { UsageError } from './args';
 import type { CliWriter } from './cliOutput';
+import { createCliExecutor, loadModuleTools, workspaceOf, type CliExecutorArgs } from './cliExecutor';
 import type { ToolContainment } from './containment';
-import { loadToolModule } from './toolModules';
 
 declare const TOOL_EXEC_VERSION: string | undefined;
 
-export interface ServeArgs {
-  readonly workspace: string;
-  readonly tools: readonly string[];
-  readonly concurrency?: number;
-  readonly maxResultBytes?: number;
-  readonly timeoutMs?: number;
+export interface ServeArgs extends CliExecutorArgs {
   readonly approve?: 'allow' | 'deny';
-  readonly mode?: PermissionMode;
-  readonly artifacts?: string;
-  readonly settings?: string;
 }
 
 export interface ServeIo {
@@ -52,46 +33,14 @@ export interface ServeIo {
 
 /** Serves until the agent goes away; resolves with the exit code (0). */
 export async function serveStdio(args: ServeArgs, io: ServeIo): Promise<number> {
-  const workspace = resolve(io.cwd, args.workspace);
-  if (!isDirectory(workspace)) throw new UsageError(`--workspace ${args.workspace} is not a directory`);
-  const moduleTools: { module: string; defs: ToolDefinition[] }[] = [];
-  for (const module of args.tools) {
-    const load = () => loadToolModule(module, io.cwd);
-    const defs = await (io.containment ? io.containment.runInModule(module, load) : load());
-    moduleTools.push({ module, defs: io.containment ? defs.map((def) => io.containment!.wrap(def, module)) : defs });
-  }
-  const sessionId = randomUUID();
-  const adapters = await createCliAdapters({ sessionId, workspace, cwd: io.cwd, mode: args.mode, settingsFile: args.settings, artifactsDir: args.artifacts, logger: io.logger });
-  const registry = new ToolRegistry();
-  const supervisor = new ProcessSupervisor();
-  const executor = new ToolExecutor({
-    ...adapters.options,
-    registry,
-    sessionId,
-    workspaceFolders: [workspace],
-    approvalClient: approvalClientFor(args),
-    defaultTimeoutMs: args.timeoutMs,
-    maxConcurrency: args.concurrency,
-    maxModelBytes: args.maxResultBytes,
-  });
+  const workspace = workspaceOf(args, io.cwd);
+  const moduleTools = await loadModuleTools(args, io);
+  const { executor, close } = await createCliExecutor(args, io, workspace, moduleTools, approvalClientFor(args));
   try {
-    registerBuiltinTools(registry, { backgroundTasks: executor, supervisor, sandbox: adapters.sandbox });
-    for (const { module, defs } of moduleTools) {
-      for (const def of defs) {
-        if (registry.has(def.name)) throw new UsageError(`--tools ${module}: tool ${def.name} is already registered`);
-        try {
-          registry.register(def);
-        } catch (error) {
-          throw new UsageError(`--tools ${module}: tool ${JSON.stringify(def.name)} cannot be registered: ${projectErrorMessage(error)}`);
-        }
-      }
-    }
     await serveConnection(executor, io);
     return 0;
   } finally {
-    await executor.dispose();
-    await supervisor.dispose();
-    await adapters.close();
+    await close();
   }
 }
 
@@ -134,10 +83,3 @@ function approvalClientFor(args: ServeArgs): ApprovalClient {
   return new FixedApprovalClient({ kind: 'deny', reason: 'tool-exec serve has nobody to ask (pass --approve allow, or allow rules in --settings)' });
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
