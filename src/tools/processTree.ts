@@ -199,18 +199,20 @@ function outputPipes(pid: number): Set<string> {
   return pipes;
 }
 
+/** The process ids in /proc (Linux) other than this process's own, as /proc names them. */
+function otherProcesses(): string[] {
+  try {
+    return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid);
+  } catch {
+    return [];
+  }
+}
+
 /** Live processes (other than this one) with one of `pipes` open: whoever still holds a tree's output. */
 export function pipeHolders(pipes: ReadonlySet<string>): number[] {
   if (process.platform !== 'linux' || pipes.size === 0) return [];
   const found: number[] = [];
-  let entries: string[];
-  try {
-    entries = fs.readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+  for (const entry of otherProcesses()) {
     let fds: string[];
     try {
       fds = fs.readdirSync(`/proc/${entry}/fd`);
@@ -237,14 +239,7 @@ export function markedProcesses(markers: ReadonlySet<string>): number[] {
   if (process.platform !== 'linux' || markers.size === 0) return [];
   const needles = [...markers].map((marker) => Buffer.from(`${TREE_MARKER_VARIABLE}=${marker}\0`));
   const found: number[] = [];
-  let entries: string[];
-  try {
-    entries = fs.readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+  for (const entry of otherProcesses()) {
     let environ: Buffer;
     try {
       environ = fs.readFileSync(`/proc/${entry}/environ`);
