@@ -5,6 +5,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnEvent } from '../../executor/events';
+import { resolveModelPath } from '../../executor/paths';
+import { displayPath } from '../../tools/paths';
 import type { Redactor } from '../../executor/ports/redactor';
 import type { ToolCallResult } from '../../executor/result';
 import type { Turn } from '../../executor/turn';
@@ -127,9 +129,10 @@ export class ReplyRenderer implements vscode.Disposable {
     const changed = result.changes.find((change) => change.kind !== 'deleted');
     if (changed) return changed.absolutePath;
     const raw = view.input && typeof view.input === 'object' ? ((view.input as { path?: unknown; file_path?: unknown }).path ?? (view.input as { file_path?: unknown }).file_path) : undefined;
-    if (typeof raw !== 'string' || raw.includes('://')) return undefined;
-    const folder = this.options.workspaceFolders()[0];
-    return path.isAbsolute(raw) ? raw : folder ? path.join(folder, raw) : undefined;
+    if (typeof raw !== 'string') return undefined;
+    // The same reading of the path as the policy's and the tool's.
+    const named = resolveModelPath(raw, this.options.workspaceFolders());
+    return named.ok && named.kind === 'file' ? named.absolute : undefined;
   }
 
   /** The `[Workspace Changes]` list, with anchors for what still exists. */
@@ -147,10 +150,7 @@ export class ReplyRenderer implements vscode.Disposable {
   }
 
   private relative(file: string): string {
-    for (const folder of this.options.workspaceFolders()) {
-      const relative = path.relative(folder, file);
-      if (relative && !relative.startsWith('..') && !path.isAbsolute(relative)) return relative;
-    }
-    return file;
+    const folders = this.options.workspaceFolders();
+    return displayPath(file, { workDir: folders[0] ?? path.dirname(file), workspaceFolders: folders });
   }
 }
