@@ -39,7 +39,9 @@ export async function runBatch(args: RunArgs, io: CliIo): Promise<number> {
     });
     let badInput: UsageError | undefined;
     try {
-      for await (const call of calls ?? streamCalls(source, io.stdin, io.signal)) printer.expect(turn.offer(call));
+      // A whole file is the complete reply at once (its calls run by the groups); a stream is offered as it comes.
+      if (calls) for (const call of calls) printer.expect(turn.offer(call));
+      else for await (const call of streamCalls(source, io.stdin, io.signal)) printer.expect(turn.offer(call));
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       badInput = error;

@@ -135,7 +135,9 @@ export class Turn {
   }
 
   private async place(call: Offered): Promise<void> {
-    if (this.earlyOpen && (await this.qualifies(call))) {
+    // Once the reply is complete nothing is early: the call runs by the groups at once, without
+    // judging it twice (the early check evaluates the policy the pipeline evaluates again; issue 13).
+    if (this.earlyOpen && !this.ended && (await this.qualifies(call))) {
       this.dispatchEarly(call);
       return;
     }

@@ -1,6 +1,6 @@
 // Read: a file's lines, numbered, paged by offset/limit; images as media; persisted results by their URI.
 // Records what was read (mtime, size) for the read-before-write check of Write and Edit.
-import { createReadStream, type Stats } from 'node:fs';
+import { close, createReadStream, open, read, stat, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -71,7 +71,7 @@ async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolOutput<
   const file = resolved.absolute;
   let stats: Stats;
   try {
-    stats = await fs.stat(file);
+    stats = await statOf(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return failure(await fileNotFoundMessage(file, ctx.workDir));
     return failure(`cannot read ${file}: ${(error as Error).message}`);
@@ -86,7 +86,8 @@ async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolOutput<
   }
   const mimeType = imageMimeType(file);
   if (mimeType) return readImage(file, stats, mimeType, ctx);
-  const whole = stats.size <= READ_WHOLE_FILE_MAX_BYTES ? await fs.readFile(file, { signal: ctx.signal }) : undefined;
+  const whole = stats.size <= READ_WHOLE_FILE_MAX_BYTES ? await readSmall(file, stats.size) : undefined;
+  ctx.signal.throwIfAborted();
   const head = whole ? whole.subarray(0, BINARY_SNIFF_BYTES) : await readHead(file, ctx.signal);
   if (looksBinary(head)) {
     return failure(`${file} is a binary file (${describeBinary(head, file)}, ${formatBytes(stats.size)}); Read shows text and images only.`);
@@ -219,6 +220,31 @@ async function readImage(file: string, stats: Stats, mimeType: string, ctx: Tool
     media: [media],
     data: { path: file, kind: 'image' },
   };
+}
+
+/**
+ * A small file in three system calls (open, one read of the size `stat` gave, close)
+ * instead of `fs.promises.readFile`'s five, through the callback API, whose calls cost less than the
+ * promise API's (issue 13: 36 → 30 µs for a 4 KiB file, stat included). A file that grew since
+ * `stat` is read to the size seen (the size its stamp records), one that shrank to its end.
+ */
+function readSmall(file: string, size: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    open(file, 'r', (openError, fd) => {
+      if (openError) return reject(openError);
+      const buffer = Buffer.allocUnsafe(size);
+      read(fd, buffer, 0, buffer.length, 0, (readError, bytesRead) => {
+        close(fd, (closeError) => {
+          if (readError ?? closeError) reject(readError ?? closeError);
+          else resolve(buffer.subarray(0, bytesRead));
+        });
+      });
+    });
+  });
+}
+
+function statOf(file: string): Promise<Stats> {
+  return new Promise((resolve, reject) => stat(file, (error, stats) => (error ? reject(error) : resolve(stats))));
 }
 
 async function readHead(file: string, signal: AbortSignal): Promise<Uint8Array> {

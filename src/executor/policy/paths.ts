@@ -58,8 +58,9 @@ export async function resolvePath(raw: string, folders: readonly string[]): Prom
 }
 
 async function followLinks(raw: string, absolute: string, unnormalised: string): Promise<ResolvedPath> {
-  const real = new Set<string>([await realLocation(absolute), await realLocation(unnormalised)]);
-  return { raw, lexical: absolute, real: [...real] };
+  // Both readings at once (most often they are the same string, read once).
+  const [first, second] = await Promise.all([realLocation(absolute), unnormalised === absolute ? undefined : realLocation(unnormalised)]);
+  return { raw, lexical: absolute, real: second === undefined || second === first ? [first] : [first, second] };
 }
 
 /** The real path of each workspace folder (cached per call site by the caller). */
@@ -85,6 +86,13 @@ export function containingFolder(candidate: string, folders: readonly string[]):
  * through a dangling link creates its target), and missing components are appended as written.
  */
 export async function realLocation(absolute: string, hops = 0): Promise<string> {
+  // Where every component exists, realpath(3) walks it exactly so (`..` on the real directory,
+  // links followed): one call instead of one per component (issue 13). Otherwise, component by component.
+  try {
+    return await realpath(absolute);
+  } catch {
+    // Something is missing or dangling below.
+  }
   const components = absolute.split('/').filter((component) => component !== '' && component !== '.');
   let current = path.parse(absolute).root || '/';
   for (let index = 0; index < components.length; index += 1) {
