@@ -51,6 +51,7 @@ export async function runCall(call: ToolCall, deps: ExecutorDeps, options: CallO
   } catch (error) {
     resultStageBug(state, deps, error);
   }
+  state.liveEnded = true;
   state.live?.dispose();
   return { state, result: buildResult(state) };
 }

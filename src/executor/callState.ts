@@ -107,6 +107,8 @@ export class CallState {
   handlerEndedAt: number | undefined;
   /** Live output and progress events while the handler runs; disposed before the result is built. */
   live: LiveCallEvents | undefined;
+  /** Set when `live` was disposed: later reports of a handler still running go nowhere. */
+  liveEnded = false;
   failure: StageFailure | undefined;
   modelContent = '';
   text = '';

@@ -82,12 +82,22 @@ export class EventEmitter<E> {
   }
 
   emit(event: E): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.onListenerError(error);
-      }
+    // The listeners as they are now (one added by a listener hears the next event); without a copy
+    // when there are none or one, the common cases (issue 13: a copy per event per call).
+    const count = this.listeners.size;
+    if (count === 0) return;
+    if (count === 1) {
+      this.deliver(this.listeners.values().next().value!, event);
+      return;
+    }
+    for (const listener of [...this.listeners]) this.deliver(listener, event);
+  }
+
+  private deliver(listener: (event: E) => void, event: E): void {
+    try {
+      listener(event);
+    } catch (error) {
+      this.onListenerError(error);
     }
   }
 

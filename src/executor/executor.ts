@@ -112,10 +112,14 @@ export class ToolExecutor {
       emit: (event) => this.events.emit({ ...event, turnId: '' }),
     };
     this.limiter = new Semaphore(Math.max(1, options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY));
+    const events = this.events;
     this.turnHost = {
       deps: this.deps,
       slots: this.limiter,
-      emit: (event) => this.events.emit(event),
+      emit: (event) => events.emit(event),
+      get listening() {
+        return events.size > 0;
+      },
       maxTotalResultBytes: options.maxTotalResultBytes,
     };
   }

@@ -48,6 +48,8 @@ export interface TurnHost {
   readonly slots: AdmissionGate;
   /** The executor's listeners. */
   emit(event: TurnEvent): void;
+  /** Whether the executor has any listener. */
+  readonly listening: boolean;
   readonly maxTotalResultBytes: number | undefined;
 }
 
@@ -86,6 +88,8 @@ export class Turn {
     this.info = { id: this.id, startedAt: performance.now(), context: options.context };
     this.earlyOpen = options.earlyDispatch ?? true;
     const emit = (event: CallEvent) => {
+      // Nobody listening: no tagged copy (most calls of a batch run unwatched).
+      if (this.events.size === 0 && !host.listening) return;
       const tagged: TurnEvent = { ...event, turnId: this.id };
       this.events.emit(tagged);
       host.emit(tagged);

@@ -1,5 +1,5 @@
 // Stage 9 (spec §3.9, §4): the handler, inside crash capture, under the pausable deadline, cancellable at once.
-import type { ToolContext, ToolOutput } from '../contract';
+import type { OutputStreamOptions, ProgressReport, ToolContext, ToolOutput, ToolOutputStream } from '../contract';
 import type { CallState, ExecutorDeps, StageFailure } from '../callState';
 import { ToolDeadline } from '../deadline';
 import { formatGoDuration } from '../duration';
@@ -113,35 +113,73 @@ function acceptOutput(state: CallState, value: unknown): StageFailure | undefine
 }
 
 function makeContext(state: CallState, deps: ExecutorDeps, abort: CallAbort, deadline: ToolDeadline): ToolContext {
-  const live = new LiveCallEvents(state.call.id, deps.emit);
-  state.live = live;
-  const turn = state.options.turn;
-  return {
-    callId: state.call.id,
-    toolName: state.toolName,
-    sessionId: deps.sessionId,
-    workDir: deps.workspaceFolders[0] ?? process.cwd(),
-    workspaceFolders: deps.workspaceFolders,
-    get signal() {
-      return abort.signal;
-    },
-    deadline,
-    files: deps.files,
-    ignored: deps.ignored,
-    artifacts: deps.artifactStore,
-    turn: { id: turn?.id ?? '', context: turn?.context },
-    openOutputStream: (options) => openOutputStream(state, deps, options),
-    progress: (report) => {
-      const { message, percent } = typeof report === 'string' ? { message: report, percent: undefined } : report;
-      live.setProgress(deps.redactor.redact(String(message)), percent);
-    },
-    admitModelRequest: async (own?: AbortSignal) => {
-      deadline.pause();
-      try {
-        return await deps.admissionGate.acquire(own ? AbortSignal.any([own, abort.signal]) : abort.signal);
-      } finally {
-        deadline.resume();
-      }
-    },
-  };
+  return new CallContext(state, deps, abort, deadline);
+}
+
+/**
+ * What a handler gets as `ctx`. A class, not an object of closures, and its live events are made on
+ * the first report: most calls never report (issue 13: 1.4 KB allocated per call before).
+ */
+class CallContext implements ToolContext {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly sessionId: string;
+  readonly workDir: string;
+  readonly workspaceFolders: readonly string[];
+  readonly files: ToolContext['files'];
+  readonly ignored: ToolContext['ignored'];
+  readonly artifacts: ToolContext['artifacts'];
+  readonly turn: ToolContext['turn'];
+
+  constructor(
+    private readonly state: CallState,
+    private readonly deps: ExecutorDeps,
+    private readonly abort: CallAbort,
+    readonly deadline: ToolDeadline,
+  ) {
+    const turn = state.options.turn;
+    this.callId = state.call.id;
+    this.toolName = state.toolName;
+    this.sessionId = deps.sessionId;
+    this.workDir = deps.workspaceFolders[0] ?? process.cwd();
+    this.workspaceFolders = deps.workspaceFolders;
+    this.files = deps.files;
+    this.ignored = deps.ignored;
+    this.artifacts = deps.artifactStore;
+    this.turn = { id: turn?.id ?? '', context: turn?.context };
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  openOutputStream(options?: OutputStreamOptions): ToolOutputStream {
+    liveEventsOf(this.state, this.deps);
+    return openOutputStream(this.state, this.deps, options);
+  }
+
+  progress(report: ProgressReport | string): void {
+    const { message, percent } = typeof report === 'string' ? { message: report, percent: undefined } : report;
+    liveEventsOf(this.state, this.deps).setProgress(this.deps.redactor.redact(String(message)), percent);
+  }
+
+  async admitModelRequest(own?: AbortSignal): Promise<() => void> {
+    this.deadline.pause();
+    try {
+      return await this.deps.admissionGate.acquire(own ? AbortSignal.any([own, this.abort.signal]) : this.abort.signal);
+    } finally {
+      this.deadline.resume();
+    }
+  }
+}
+
+/** Where reports go once the call's live events were disposed: nowhere. */
+const ENDED_LIVE = new LiveCallEvents('', () => {});
+ENDED_LIVE.dispose();
+
+/** The call's live events, made on first use; after the runner disposed them, reports are dropped. */
+function liveEventsOf(state: CallState, deps: ExecutorDeps): LiveCallEvents {
+  if (state.liveEnded) return ENDED_LIVE;
+  state.live ??= new LiveCallEvents(state.call.id, deps.emit);
+  return state.live;
 }
