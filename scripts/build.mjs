@@ -56,6 +56,41 @@ const lazySandboxRuntime = {
 };
 
 /**
+ * A stand-in for `filter`'s module that requires `dist/<file>` (built from that module by its own target
+ * below) the first time the module is required: parts only some windows need stay out of
+ * `dist/extension.js`, which every window loads at startup (issue 13: load time).
+ * @param {string} name
+ * @param {RegExp} filter what the importer asks for (`require('unbash')`, `import('./hosted')`)
+ * @param {string} file
+ * @param {(importer: string) => boolean} [from] only for imports from these files
+ * @returns {import('esbuild').Plugin}
+ */
+function lazyFile(name, filter, file, from = () => true) {
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter }, (args) => (from(args.importer) ? { path: file, namespace: name } : undefined));
+      build.onLoad({ filter: /.*/, namespace: name }, () => ({
+        loader: 'js',
+        contents: `module.exports = require(require('node:path').join(__dirname, ${JSON.stringify(file)}));`,
+      }));
+    },
+  };
+}
+
+/**
+ * The extension's lazily loaded files:
+ * - `agent-bridge.js`: the host of an agent named by `agentToolExecutor.agent.*` (src/vscode/bridge/hosted.ts:
+ *   vscode-languageclient, vscode-jsonrpc, src/bridge/), loaded by `AgentBridge` once an agent is configured.
+ *   Everything using vscode-jsonrpc's classes is in it, so there is one copy of them (`instanceof ResponseError`).
+ * - `acp-sdk.js`: the ACP SDK, loaded by `loadAcp` when the first ACP agent starts.
+ * - `unbash.js`: the bash parser, loaded by the first command split (a Bash call or a Bash rule).
+ */
+const lazyAgentBridge = lazyFile('lazy-agent-bridge', /^\.\/hosted$/, 'agent-bridge.js', (importer) => /[\\/]src[\\/]vscode[\\/]bridge[\\/]agentBridge\.ts$/.test(importer));
+const lazyAcpSdk = lazyFile('lazy-acp-sdk', /^@agentclientprotocol\/sdk$/, 'acp-sdk.js');
+const lazyUnbash = lazyFile('lazy-unbash', /^unbash$/, 'unbash.js');
+
+/**
  * zod's `locales` namespace re-exports the messages of every language (about 260 KB); we never call
  * `z.config(z.locales.xx())`, and zod itself imports `en` on its own, so the namespace keeps `en` only.
  * @type {import('esbuild').Plugin}
@@ -98,7 +133,17 @@ const common = {
 };
 
 const targets = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'] },
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: `${outdir}/extension.js`,
+    external: ['vscode'],
+    plugins: [...common.plugins, lazyAgentBridge, lazyAcpSdk, lazyUnbash],
+  },
+  // What the extension's stand-ins above load (the CLI bundles these parts itself).
+  { ...common, entryPoints: ['src/vscode/bridge/hosted.ts'], outfile: `${outdir}/agent-bridge.js`, external: ['vscode'] },
+  { ...common, entryPoints: ['@agentclientprotocol/sdk'], outfile: `${outdir}/acp-sdk.js` },
+  { ...common, entryPoints: ['unbash'], outfile: `${outdir}/unbash.js` },
   // What the stand-in above loads: turndown and its DOM, for both bundles (they sit side by side).
   { ...common, plugins: [], entryPoints: ['turndown'], outfile: `${outdir}/turndown.js` },
   // What the sandbox stand-in loads; it finds its seccomp helper in `vendor/seccomp/<arch>` beside it.
