@@ -116,6 +116,20 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * `import * as vscode from 'vscode'` in a CommonJS bundle becomes, in each of the ~30 files with it, a copy
+ * of the whole API object (`__toESM`: a getter per name, about 400 names), which was a tenth of loading the
+ * extension. Here the files import one module of the bundle that re-exports `vscode` once.
+ * @type {import('esbuild').Plugin}
+ */
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ loader: 'js', contents: "export * from 'vscode';" }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   banner: { js: IMPORT_META_URL_SHIM },
@@ -138,10 +152,10 @@ const targets = [
     entryPoints: ['src/extension.ts'],
     outfile: `${outdir}/extension.js`,
     external: ['vscode'],
-    plugins: [...common.plugins, lazyAgentBridge, lazyAcpSdk, lazyUnbash],
+    plugins: [...common.plugins, vscodeOnce, lazyAgentBridge, lazyAcpSdk, lazyUnbash],
   },
   // What the extension's stand-ins above load (the CLI bundles these parts itself).
-  { ...common, entryPoints: ['src/vscode/bridge/hosted.ts'], outfile: `${outdir}/agent-bridge.js`, external: ['vscode'] },
+  { ...common, entryPoints: ['src/vscode/bridge/hosted.ts'], outfile: `${outdir}/agent-bridge.js`, plugins: [...common.plugins, vscodeOnce] },
   { ...common, entryPoints: ['@agentclientprotocol/sdk'], outfile: `${outdir}/acp-sdk.js` },
   { ...common, entryPoints: ['unbash'], outfile: `${outdir}/unbash.js` },
   // What the stand-in above loads: turndown and its DOM, for both bundles (they sit side by side).
