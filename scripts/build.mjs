@@ -91,6 +91,30 @@ const lazyAcpSdk = lazyFile('lazy-acp-sdk', /^@agentclientprotocol\/sdk$/, 'acp-
 const lazyUnbash = lazyFile('lazy-unbash', /^unbash$/, 'unbash.js');
 
 /**
+ * zod (with the English messages only, below) is `dist/zod.js`, one copy for the extension, the agent bridge
+ * and the ACP SDK. In their bundles `zod` (and `zod/v4`) is a stand-in whose exports are getters that
+ * require that file on first use: the extension builds its tools' schemas when first needed
+ * (`deferredSchema`), so zod is not loaded at startup. The getters' names are zod's, read here.
+ * @type {import('esbuild').Plugin}
+ */
+const ZOD_EXPORTS = Object.keys(await import('zod'));
+const lazyZod = {
+  name: 'lazy-zod',
+  setup(build) {
+    build.onResolve({ filter: /^zod(?:\/v4)?$/ }, () => ({ path: 'zod', namespace: 'lazy-zod' }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-zod' }, () => ({
+      loader: 'js',
+      contents: [
+        'let real;',
+        "const load = () => (real ??= require(require('node:path').join(__dirname, 'zod.js')));",
+        "Object.defineProperty(exports, '__esModule', { value: true });",
+        `for (const name of ${JSON.stringify(ZOD_EXPORTS)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+      ].join('\n'),
+    }));
+  },
+};
+
+/**
  * zod's `locales` namespace re-exports the messages of every language (about 260 KB); we never call
  * `z.config(z.locales.xx())`, and zod itself imports `en` on its own, so the namespace keeps `en` only.
  * @type {import('esbuild').Plugin}
@@ -152,11 +176,12 @@ const targets = [
     entryPoints: ['src/extension.ts'],
     outfile: `${outdir}/extension.js`,
     external: ['vscode'],
-    plugins: [...common.plugins, vscodeOnce, lazyAgentBridge, lazyAcpSdk, lazyUnbash],
+    plugins: [...common.plugins, vscodeOnce, lazyZod, lazyAgentBridge, lazyAcpSdk, lazyUnbash],
   },
   // What the extension's stand-ins above load (the CLI bundles these parts itself).
-  { ...common, entryPoints: ['src/vscode/bridge/hosted.ts'], outfile: `${outdir}/agent-bridge.js`, plugins: [...common.plugins, vscodeOnce] },
-  { ...common, entryPoints: ['@agentclientprotocol/sdk'], outfile: `${outdir}/acp-sdk.js` },
+  { ...common, entryPoints: ['src/vscode/bridge/hosted.ts'], outfile: `${outdir}/agent-bridge.js`, plugins: [...common.plugins, vscodeOnce, lazyZod] },
+  { ...common, entryPoints: ['@agentclientprotocol/sdk'], outfile: `${outdir}/acp-sdk.js`, plugins: [...common.plugins, lazyZod] },
+  { ...common, entryPoints: ['zod'], outfile: `${outdir}/zod.js` },
   { ...common, entryPoints: ['unbash'], outfile: `${outdir}/unbash.js` },
   // What the stand-in above loads: turndown and its DOM, for both bundles (they sit side by side).
   { ...common, plugins: [], entryPoints: ['turndown'], outfile: `${outdir}/turndown.js` },
