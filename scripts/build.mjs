@@ -141,16 +141,21 @@ const zodEnglishOnly = {
 };
 
 /**
- * `import * as vscode from 'vscode'` in a CommonJS bundle becomes, in each of the ~30 files with it, a copy
- * of the whole API object (`__toESM`: a getter per name, about 400 names), which was a tenth of loading the
- * extension. Here the files import one module of the bundle that re-exports `vscode` once.
+ * `import * as vscode from 'vscode'` in a CommonJS bundle becomes, in each file with it, a copy of the whole
+ * module object (`__toESM`: a getter per name): for `vscode` (~400 names, 29 files), the zod stand-in (260
+ * names, 10 files) and `node:path` & co. that was a tenth of loading the extension. Here our files import
+ * one module of the bundle per such module, which re-exports it once (`export *`: named imports only, which
+ * is all src/ uses of them).
  * @type {import('esbuild').Plugin}
  */
-const vscodeOnce = {
-  name: 'vscode-once',
+const importedOnce = {
+  name: 'imported-once',
   setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
-    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ loader: 'js', contents: "export * from 'vscode';" }));
+    const fromSrc = (importer) => /[\\/]src[\\/]/.test(importer);
+    build.onResolve({ filter: /^(?:vscode|zod|node:[\w/]+)$/ }, (args) =>
+      args.namespace === 'imported-once' || !fromSrc(args.importer) ? undefined : { path: args.path, namespace: 'imported-once' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'imported-once' }, (args) => ({ loader: 'js', resolveDir: process.cwd(), contents: `export * from ${JSON.stringify(args.path)};` }));
   },
 };
 
@@ -176,10 +181,10 @@ const targets = [
     entryPoints: ['src/extension.ts'],
     outfile: `${outdir}/extension.js`,
     external: ['vscode'],
-    plugins: [...common.plugins, vscodeOnce, lazyZod, lazyAgentBridge, lazyAcpSdk, lazyUnbash],
+    plugins: [importedOnce, ...common.plugins, lazyZod, lazyAgentBridge, lazyAcpSdk, lazyUnbash],
   },
   // What the extension's stand-ins above load (the CLI bundles these parts itself).
-  { ...common, entryPoints: ['src/vscode/bridge/hosted.ts'], outfile: `${outdir}/agent-bridge.js`, plugins: [...common.plugins, vscodeOnce, lazyZod] },
+  { ...common, entryPoints: ['src/vscode/bridge/hosted.ts'], outfile: `${outdir}/agent-bridge.js`, external: ['vscode'], plugins: [importedOnce, ...common.plugins, lazyZod] },
   { ...common, entryPoints: ['@agentclientprotocol/sdk'], outfile: `${outdir}/acp-sdk.js`, plugins: [...common.plugins, lazyZod] },
   { ...common, entryPoints: ['zod'], outfile: `${outdir}/zod.js` },
   { ...common, entryPoints: ['unbash'], outfile: `${outdir}/unbash.js` },
