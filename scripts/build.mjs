@@ -56,6 +56,65 @@ const lazySandboxRuntime = {
 };
 
 /**
+ * A stand-in for `filter`'s module that requires `dist/<file>` (built from that module by its own target
+ * below) the first time the module is required: parts only some windows need stay out of
+ * `dist/extension.js`, which every window loads at startup (issue 13: load time).
+ * @param {string} name
+ * @param {RegExp} filter what the importer asks for (`require('unbash')`, `import('./hosted')`)
+ * @param {string} file
+ * @param {(importer: string) => boolean} [from] only for imports from these files
+ * @returns {import('esbuild').Plugin}
+ */
+function lazyFile(name, filter, file, from = () => true) {
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter }, (args) => (from(args.importer) ? { path: file, namespace: name } : undefined));
+      build.onLoad({ filter: /.*/, namespace: name }, () => ({
+        loader: 'js',
+        contents: `module.exports = require(require('node:path').join(__dirname, ${JSON.stringify(file)}));`,
+      }));
+    },
+  };
+}
+
+/**
+ * The extension's lazily loaded files:
+ * - `agent-bridge.js`: the host of an agent named by `agentToolExecutor.agent.*` (src/vscode/bridge/hosted.ts:
+ *   vscode-languageclient, vscode-jsonrpc, src/bridge/), loaded by `AgentBridge` once an agent is configured.
+ *   Everything using vscode-jsonrpc's classes is in it, so there is one copy of them (`instanceof ResponseError`).
+ * - `acp-sdk.js`: the ACP SDK, loaded by `loadAcp` when the first ACP agent starts.
+ * - `unbash.js`: the bash parser, loaded by the first command split (a Bash call or a Bash rule).
+ */
+const lazyAgentBridge = lazyFile('lazy-agent-bridge', /^\.\/hosted$/, 'agent-bridge.js', (importer) => /[\\/]src[\\/]vscode[\\/]bridge[\\/]agentBridge\.ts$/.test(importer));
+const lazyAcpSdk = lazyFile('lazy-acp-sdk', /^@agentclientprotocol\/sdk$/, 'acp-sdk.js');
+const lazyUnbash = lazyFile('lazy-unbash', /^unbash$/, 'unbash.js');
+
+/**
+ * zod (with the English messages only, below) is `dist/zod.js`, one copy for the extension, the agent bridge
+ * and the ACP SDK. In their bundles `zod` (and `zod/v4`) is a stand-in whose exports are getters that
+ * require that file on first use: the extension builds its tools' schemas when first needed
+ * (`deferredSchema`), so zod is not loaded at startup. The getters' names are zod's, read here.
+ * @type {import('esbuild').Plugin}
+ */
+const ZOD_EXPORTS = Object.keys(await import('zod'));
+const lazyZod = {
+  name: 'lazy-zod',
+  setup(build) {
+    build.onResolve({ filter: /^zod(?:\/v4)?$/ }, () => ({ path: 'zod', namespace: 'lazy-zod' }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-zod' }, () => ({
+      loader: 'js',
+      contents: [
+        'let real;',
+        "const load = () => (real ??= require(require('node:path').join(__dirname, 'zod.js')));",
+        "Object.defineProperty(exports, '__esModule', { value: true });",
+        `for (const name of ${JSON.stringify(ZOD_EXPORTS)}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+      ].join('\n'),
+    }));
+  },
+};
+
+/**
  * zod's `locales` namespace re-exports the messages of every language (about 260 KB); we never call
  * `z.config(z.locales.xx())`, and zod itself imports `en` on its own, so the namespace keeps `en` only.
  * @type {import('esbuild').Plugin}
@@ -81,6 +140,25 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * `import * as vscode from 'vscode'` in a CommonJS bundle becomes, in each file with it, a copy of the whole
+ * module object (`__toESM`: a getter per name): for `vscode` (~400 names, 29 files), the zod stand-in (260
+ * names, 10 files) and `node:path` & co. that was a tenth of loading the extension. Here our files import
+ * one module of the bundle per such module, which re-exports it once (`export *`: named imports only, which
+ * is all src/ uses of them).
+ * @type {import('esbuild').Plugin}
+ */
+const importedOnce = {
+  name: 'imported-once',
+  setup(build) {
+    const fromSrc = (importer) => /[\\/]src[\\/]/.test(importer);
+    build.onResolve({ filter: /^(?:vscode|zod|node:[\w/]+)$/ }, (args) =>
+      args.namespace === 'imported-once' || !fromSrc(args.importer) ? undefined : { path: args.path, namespace: 'imported-once' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'imported-once' }, (args) => ({ loader: 'js', resolveDir: process.cwd(), contents: `export * from ${JSON.stringify(args.path)};` }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   banner: { js: IMPORT_META_URL_SHIM },
@@ -98,7 +176,18 @@ const common = {
 };
 
 const targets = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: `${outdir}/extension.js`, external: ['vscode'] },
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: `${outdir}/extension.js`,
+    external: ['vscode'],
+    plugins: [importedOnce, ...common.plugins, lazyZod, lazyAgentBridge, lazyAcpSdk, lazyUnbash],
+  },
+  // What the extension's stand-ins above load (the CLI bundles these parts itself).
+  { ...common, entryPoints: ['src/vscode/bridge/hosted.ts'], outfile: `${outdir}/agent-bridge.js`, external: ['vscode'], plugins: [importedOnce, ...common.plugins, lazyZod] },
+  { ...common, entryPoints: ['@agentclientprotocol/sdk'], outfile: `${outdir}/acp-sdk.js`, plugins: [...common.plugins, lazyZod] },
+  { ...common, entryPoints: ['zod'], outfile: `${outdir}/zod.js` },
+  { ...common, entryPoints: ['unbash'], outfile: `${outdir}/unbash.js` },
   // What the stand-in above loads: turndown and its DOM, for both bundles (they sit side by side).
   { ...common, plugins: [], entryPoints: ['turndown'], outfile: `${outdir}/turndown.js` },
   // What the sandbox stand-in loads; it finds its seccomp helper in `vendor/seccomp/<arch>` beside it.

@@ -15,8 +15,7 @@ import { ArtifactOpener } from './vscode/artifactLinks';
 import { DiffLinks } from './vscode/chat/diffLinks';
 import { DEFAULT_MAX_ROUNDS } from './vscode/chat/modelLoop';
 import { PARTICIPANT_ID, registerChatParticipant } from './vscode/chat/participant';
-import { AgentChat } from './vscode/bridge/agentChat';
-import { AgentHost } from './vscode/bridge/agentHost';
+import { AgentBridge } from './vscode/bridge/agentBridge';
 import { AcpAgents } from './vscode/acp/acpAgents';
 import { AcpChat } from './vscode/acp/acpChat';
 import { registerDemoModel } from './vscode/demoModel/register';
@@ -133,11 +132,9 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
   subscriptions.push(new ToolCallsView({ executor, diffLinks, artifacts, results, workDir: () => workspaceFolders[0] }));
 
   // 4. `@executor` in the chat panel; with agentToolExecutor.agent.command set, prompts go to that agent
-  //    (its own process, over JSON-RPC; src/vscode/bridge/).
-  const agent = new AgentHost({ executor, logger, version: String(context.extension.packageJSON.version), workspaceFolders: () => workspaceFolders });
-  const agentChat = new AgentChat(agent, { participantId: PARTICIPANT_ID, redactor, diffLinks, workspaceFolders: () => workspaceFolders });
+  //    (its own process, over JSON-RPC; src/vscode/bridge/, loaded only once an agent is configured).
+  const agent = new AgentBridge({ executor, logger, version: String(context.extension.packageJSON.version), participantId: PARTICIPANT_ID, redactor, diffLinks, workspaceFolders: () => workspaceFolders });
   subscriptions.push(agent);
-  void agent.reload();
   //    Or to an ACP agent (agentToolExecutor.acp.agents, chosen by agentToolExecutor.chat.agent or /agent;
   //    src/vscode/acp/): its file, terminal and permission requests run through this executor too.
   const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version: String(context.extension.packageJSON.version), workspaceFolders: () => workspaceFolders });
@@ -156,7 +153,7 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
         refreshTools: () => externalTools.sync(),
       },
       context.extensionUri,
-      agentChat,
+      agent,
       acpChat,
     ),
   );

@@ -22,7 +22,9 @@ function stub(name: string): unknown {
       // Lists the API returns (`lm.tools`, …) read as empty.
       if (key === Symbol.iterator) return () => [][Symbol.iterator]();
       if (key === Symbol.toPrimitive) return () => name;
-      if (key === 'get') return () => undefined;
+      // `get` and `inspect` (each layer of a setting): unset. Otherwise an `inspect`ed setting reads as
+      // set, and the extension starts what a setting names (an agent) as it would in no real window.
+      if (key === 'get' || key === 'inspect') return () => undefined;
       if (key === 'workspaceFolders') return [];
       if (key === 'fsPath' || key === 'path') return STORAGE;
       if (key === 'subscriptions') return [];

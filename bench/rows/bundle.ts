@@ -1,5 +1,6 @@
-// Row 10: the production extension bundle's size (and its largest packages), and load + activate().
-import { readFileSync, statSync } from 'node:fs';
+// Row 10: the production extension bundle's size (and its largest packages), the files it loads only on
+// first use (scripts/build.mjs), and load + activate().
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fmt, productionBundle, REPEATS, REPO_ROOT, runTimed, stat, type Row } from '../lib';
 
@@ -30,6 +31,13 @@ export async function bundleRow(): Promise<Row> {
     .slice(0, 4)
     .map(([name, bytes]) => `${name} ${Math.round(bytes / KIB)}`)
     .join(', ');
+  // Every other bundle beside it but the CLI's is one the extension requires on first use.
+  const lazy = readdirSync(outdir)
+    .filter((name) => name.endsWith('.js') && name !== 'extension.js' && name !== 'cli.js')
+    .map((name) => [name, statSync(path.join(outdir, name)).size / KIB] as const)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, kib]) => `${name} ${Math.round(kib)}`)
+    .join(', ');
   const child = path.join(REPO_ROOT, 'out', 'bench', 'child', 'activate.js');
   const totals: number[] = [];
   for (let repeat = 0; repeat < REPEATS + 2; repeat++) {
@@ -42,9 +50,9 @@ export async function bundleRow(): Promise<Row> {
   return {
     measure: 'extension bundle; load + `activate()`',
     baseline: '—',
-    now: `${Math.round(size)} KiB (${top} KiB); ${fmt(ms, 0, ' ms')} load + activate in Node with a \`vscode\` stub`,
+    now: `${Math.round(size)} KiB (${top} KiB), loaded on first use: ${lazy} KiB; ${fmt(ms, 0, ' ms')} load + activate in Node with a \`vscode\` stub`,
     goal: '≤ 600 KiB; ≤ 30 ms in the real extension host',
     met: size <= 600 && ms.median <= 30,
-    note: 'load + activate is measured in plain Node with a stub `vscode` module (bench/child/activate.ts), not in the real extension host: starting code-server per run would dwarf the number',
+    note: 'the size is dist/extension.js alone, which every window loads; the files loaded on first use (agent bridge, ACP SDK, zod, unbash, turndown, sandbox runtime) are listed apart. load + activate is measured in plain Node with a stub `vscode` module (bench/child/activate.ts), not in the real extension host: starting code-server per run would dwarf the number; in this run the time includes loading Node built-ins (crypto, child_process, stream, …) for the first time in the process',
   };
 }

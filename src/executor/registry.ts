@@ -33,7 +33,7 @@ export class ToolRegistry {
     if (typeof def.handler !== 'function') {
       throw new TypeError(`tool ${def.name} has no handler`);
     }
-    const entry: ToolEntry = { def, schema: compileSchema(def) };
+    const entry = hasDeferredSchema(def) ? deferredEntry(def) : { def, schema: compileSchema(def) };
     this.entries.set(def.name, entry);
     return () => {
       if (this.entries.get(def.name) === entry) {
@@ -72,4 +72,21 @@ export class ToolRegistry {
       .filter((entry): entry is ToolEntry => entry !== undefined && !this.disabled.has(entry.def.name))
       .map(({ def, schema }) => ({ name: def.name, description: def.description, inputSchema: schema.jsonSchema }));
   }
+}
+
+/** `inputSchema` is a getter (the built-in tools', `deferredSchema`): nothing of it is built before it is needed. */
+function hasDeferredSchema(def: ToolDefinition): boolean {
+  return typeof Object.getOwnPropertyDescriptor(def, 'inputSchema')?.get === 'function';
+}
+
+/** An entry whose schema is built and compiled on first use (a call's validation, the tool list). */
+function deferredEntry(def: ToolDefinition): ToolEntry {
+  let schema: CompiledSchema | undefined;
+  return {
+    def,
+    get schema() {
+      schema ??= compileSchema(def);
+      return schema;
+    },
+  };
 }

@@ -10,10 +10,33 @@ export interface CompiledSchema {
   readonly jsonSchema: JsonSchema;
 }
 
+/**
+ * A schema built on first use. The built-in tools declare theirs so, behind a getter
+ * (`get inputSchema()`), and the registry compiles such a tool's schema when it is first needed: the
+ * extension then loads zod (`dist/zod.js`) at the first tool call or tool list, not at startup (issue 13).
+ */
+export function deferredSchema<T>(build: () => T): () => T {
+  let schema: T | undefined;
+  return () => {
+    schema ??= build();
+    return schema;
+  };
+}
+
 /** Builds the validator and the offered JSON Schema of a tool. Throws for a definition with neither. */
 export function compileSchema(def: ToolDefinition): CompiledSchema {
   if (def.inputSchema && isZodSchema(def.inputSchema)) {
-    return { validator: def.inputSchema, jsonSchema: zodToJsonSchema(def.inputSchema) };
+    const validator = def.inputSchema;
+    // Converted when first offered to a model, not when registered: converting the built-in tools'
+    // schemas was a fifth of the extension's activate() (issue 13), and most calls never need it.
+    let jsonSchema: JsonSchema | undefined;
+    return {
+      validator,
+      get jsonSchema() {
+        jsonSchema ??= zodToJsonSchema(validator);
+        return jsonSchema;
+      },
+    };
   }
   // Tools loaded from plain modules may put a JSON Schema in `inputSchema`.
   const json = def.jsonSchema ?? (def.inputSchema as unknown as JsonSchema | undefined);

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import * as fs from 'node:fs';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput, ToolOutputStream } from '../executor/contract';
+import { deferredSchema } from '../executor/schema';
 import { formatGoDuration } from '../executor/duration';
 import type { BackgroundShells } from './backgroundShells';
 import type { BuiltinToolsOptions } from './options';
@@ -26,17 +27,19 @@ export const BASH_EXIT_DRAIN_MS = 500;
 /** After a kill, how long to wait for the pipes to close (a daemon that escaped the tree may hold them). */
 export const BASH_CLOSE_WAIT_MS = 1_000;
 
-const inputSchema = z.object({
-  command: z.string().min(1).describe('The command to run in the user\'s shell, in the workspace folder.'),
-  timeout: z.number().int().positive().optional().describe(`Milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}).`),
-  description: z.string().optional().describe('What the command does, in 5-10 words (shown to the user).'),
-  run_in_background: z.boolean().optional().describe('Start it and return a task id at once; read its output with BashOutput, stop it with KillBash.'),
-  dangerouslyDisableSandbox: z
-    .boolean()
-    .optional()
-    .describe('Run outside the OS sandbox (when it is on); the user is asked to approve. Only after the sandbox blocked something the command really needs.'),
-});
-export type BashInput = z.infer<typeof inputSchema>;
+const inputSchema = deferredSchema(() =>
+  z.object({
+    command: z.string().min(1).describe('The command to run in the user\'s shell, in the workspace folder.'),
+    timeout: z.number().int().positive().optional().describe(`Milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}).`),
+    description: z.string().optional().describe('What the command does, in 5-10 words (shown to the user).'),
+    run_in_background: z.boolean().optional().describe('Start it and return a task id at once; read its output with BashOutput, stop it with KillBash.'),
+    dangerouslyDisableSandbox: z
+      .boolean()
+      .optional()
+      .describe('Run outside the OS sandbox (when it is on); the user is asked to approve. Only after the sandbox blocked something the command really needs.'),
+  }),
+);
+export type BashInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export interface BashData {
   readonly exitCode: number | null;
@@ -70,7 +73,9 @@ export function createBashTool(deps: BashDeps): ToolDefinition<BashInput, BashDa
       `Runs a shell command in the workspace folder (a new shell each time). Default timeout ${formatGoDuration(BASH_DEFAULT_TIMEOUT_MS)}, ` +
       `max ${formatGoDuration(BASH_MAX_TIMEOUT_MS)}; on timeout the whole process tree is killed. Processes the command leaves running ` +
       'are stopped when it exits: use run_in_background for servers and watchers.',
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     concurrentSafe: false,
     sideEffectScope: 'external',
     timeout: { defaultMs: BASH_DEFAULT_TIMEOUT_MS, maxMs: BASH_MAX_TIMEOUT_MS, allowCallOverride: true, cleanupGraceMs: BASH_CLEANUP_GRACE_MS },

@@ -1,23 +1,28 @@
 // BashOutput: the output a background command printed since the last look, and whether it still runs.
 import { z } from 'zod';
 import type { ToolDefinition, ToolOutput } from '../executor/contract';
+import { deferredSchema } from '../executor/schema';
 import type { BackgroundShellState, BackgroundShells } from './backgroundShells';
 
 /** Z's Bash output budget applies to each look as well. */
 export const BASH_OUTPUT_MAX_MODEL_BYTES = 30_000;
 
 /** The input of every tool that acts on one background command (BashOutput, KillBash). */
-export const taskIdInputSchema = z.object({
-  task_id: z.string().min(1).describe('The id Bash returned for a run_in_background command.'),
-});
+export const taskIdInputSchema = deferredSchema(() =>
+  z.object({
+    task_id: z.string().min(1).describe('The id Bash returned for a run_in_background command.'),
+  }),
+);
 const inputSchema = taskIdInputSchema;
-export type BashOutputInput = z.infer<typeof inputSchema>;
+export type BashOutputInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export function createBashOutputTool(shells: BackgroundShells | undefined): ToolDefinition<BashOutputInput, BackgroundShellState> {
   return {
     name: 'BashOutput',
     description: 'Shows what a background command (Bash with run_in_background) printed since you last looked, and whether it is still running.',
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     readOnly: true,
     concurrentSafe: true,
     sideEffectScope: 'none',

@@ -4,6 +4,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
+import { deferredSchema } from '../executor/schema';
 import { headWithinChars } from '../executor/text';
 import { applyEdit, closestLines, findEdit, lineAt } from './editMatch';
 import { buildFileDiffDisplay } from '../executor/results/displays/fileDiff';
@@ -21,14 +22,16 @@ export const EDIT_SNIPPET_CONTEXT_LINES = 3;
 /** Line numbers listed when `old_string` matches several places. */
 export const EDIT_MAX_LISTED_MATCHES = 10;
 
-const inputSchema = z.object({
-  path: z.string().optional().describe('Absolute path, or relative to the workspace folder.'),
-  file_path: z.string().optional().describe('Alias of path.'),
-  old_string: z.string().describe('The exact text to replace, copied from the file (with its indentation).'),
-  new_string: z.string().describe('The text to put in its place.'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence (default: old_string must be unique).'),
-});
-export type EditInput = z.infer<typeof inputSchema>;
+const inputSchema = deferredSchema(() =>
+  z.object({
+    path: z.string().optional().describe('Absolute path, or relative to the workspace folder.'),
+    file_path: z.string().optional().describe('Alias of path.'),
+    old_string: z.string().describe('The exact text to replace, copied from the file (with its indentation).'),
+    new_string: z.string().describe('The text to put in its place.'),
+    replace_all: z.boolean().optional().describe('Replace every occurrence (default: old_string must be unique).'),
+  }),
+);
+export type EditInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export function createEditTool(): ToolDefinition<EditInput, FileChangeData> {
   return {
@@ -36,7 +39,9 @@ export function createEditTool(): ToolDefinition<EditInput, FileChangeData> {
     description:
       'Replaces old_string with new_string in a file you have Read in this session. old_string must match exactly ' +
       '(including indentation) and be unique, unless replace_all is true. An empty old_string creates a new file.',
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     concurrentSafe: false,
     sideEffectScope: 'workspace',
     resolveInput: (input) => normalisePathField(input),

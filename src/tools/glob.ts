@@ -5,6 +5,7 @@ import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
+import { deferredSchema } from '../executor/schema';
 import { globBase } from '../executor/policy/subjects';
 import { GitIgnoreFilter } from './gitignore';
 import { resolveToolPath } from './paths';
@@ -14,11 +15,13 @@ export const GLOB_MAX_RESULTS = 100;
 /** Parallel `stat` calls while sorting by modification time. */
 export const GLOB_STAT_CONCURRENCY = 32;
 
-const inputSchema = z.object({
-  pattern: z.string().min(1).describe('A glob such as "**/*.ts" or "src/**/test_*.py".'),
-  path: z.string().optional().describe('The folder to search (default: the workspace folder).'),
-});
-export type GlobInput = z.infer<typeof inputSchema>;
+const inputSchema = deferredSchema(() =>
+  z.object({
+    pattern: z.string().min(1).describe('A glob such as "**/*.ts" or "src/**/test_*.py".'),
+    path: z.string().optional().describe('The folder to search (default: the workspace folder).'),
+  }),
+);
+export type GlobInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export interface GlobData {
   readonly files: readonly string[];
@@ -29,7 +32,9 @@ export function createGlobTool(): ToolDefinition<GlobInput, GlobData> {
   return {
     name: 'Glob',
     description: `Finds files by glob pattern, newest first, skipping what .gitignore excludes. Returns at most ${GLOB_MAX_RESULTS} absolute paths.`,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     readOnly: true,
     concurrentSafe: true,
     sideEffectScope: 'none',

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
+import { deferredSchema } from '../executor/schema';
 import { SECRET_FILE_GLOBS } from '../executor/policy/sensitiveFiles';
 import { headWithinChars } from '../executor/text';
 import { newestFirst } from './glob';
@@ -28,16 +29,18 @@ export const GREP_MAX_STDERR_CHARS = 2_000;
 /** The executor's deadline for one search. */
 export const GREP_TIMEOUT_MS = 60_000;
 
-const inputSchema = z.object({
-  pattern: z.string().min(1).describe('A regular expression (ripgrep / Rust syntax).'),
-  path: z.string().optional().describe('File or folder to search (default: the workspace folder).'),
-  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.py".'),
-  type: z.string().optional().describe('Only files of this ripgrep type, e.g. "ts", "py", "rust".'),
-  output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().describe('Default files_with_matches.'),
-  context: z.number().int().min(0).optional().describe('Lines of context around each match (content mode).'),
-  case_insensitive: z.boolean().optional(),
-});
-export type GrepInput = z.infer<typeof inputSchema>;
+const inputSchema = deferredSchema(() =>
+  z.object({
+    pattern: z.string().min(1).describe('A regular expression (ripgrep / Rust syntax).'),
+    path: z.string().optional().describe('File or folder to search (default: the workspace folder).'),
+    glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.py".'),
+    type: z.string().optional().describe('Only files of this ripgrep type, e.g. "ts", "py", "rust".'),
+    output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().describe('Default files_with_matches.'),
+    context: z.number().int().min(0).optional().describe('Lines of context around each match (content mode).'),
+    case_insensitive: z.boolean().optional(),
+  }),
+);
+export type GrepInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export interface GrepData {
   readonly mode: NonNullable<GrepInput['output_mode']>;
@@ -52,7 +55,9 @@ export function createGrepTool(options: { rgPath?: string }): ToolDefinition<Gre
       'Searches file contents with ripgrep (regular expressions), honouring .gitignore. output_mode: files_with_matches (default, newest first), ' +
       `content (matching lines with numbers; context adds lines around), or count. Filter with glob or type. Capped at ${GREP_MAX_CONTENT_LINES} lines. ` +
       'Secret files (.env*, keys, credentials) are skipped in folder searches; name one in path to search it (that asks first).',
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     readOnly: true,
     concurrentSafe: true,
     sideEffectScope: 'none',

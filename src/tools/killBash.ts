@@ -5,13 +5,15 @@ import type { BackgroundShellState, BackgroundShells } from './backgroundShells'
 import { taskIdInputSchema, unknownTask } from './bashOutput';
 
 const inputSchema = taskIdInputSchema;
-export type KillBashInput = z.infer<typeof inputSchema>;
+export type KillBashInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export function createKillBashTool(shells: BackgroundShells | undefined): ToolDefinition<KillBashInput, BackgroundShellState> {
   return {
     name: 'KillBash',
     description: 'Stops a background command (Bash with run_in_background) and every process it started.',
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     concurrentSafe: false,
     // It only stops what this session started.
     sideEffectScope: 'session',

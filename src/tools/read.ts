@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { MediaPart, ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
+import { deferredSchema } from '../executor/schema';
 import { ARTIFACT_SCHEME } from '../executor/results/artifactLayout';
 import { formatBytes, headWithinChars, utf8Bytes } from '../executor/text';
 import { BINARY_SNIFF_BYTES, decodeText, headIsUtf8, looksBinary } from './fileText';
@@ -30,13 +31,15 @@ export const READ_WHOLE_FILE_MAX_BYTES = 256 * 1024;
 /** Past this size the lines after the requested range are not counted, only announced. */
 export const READ_COUNT_LINES_MAX_BYTES = 64 * 1024 * 1024;
 
-const inputSchema = z.object({
-  path: z.string().optional().describe(`Absolute path, or relative to the workspace folder; also an ${ARTIFACT_SCHEME}:// URI of a persisted result.`),
-  file_path: z.string().optional().describe('Alias of path.'),
-  offset: z.number().int().min(0).optional().describe('1-based line to start at.'),
-  limit: z.number().int().positive().optional().describe(`Lines to read (default ${READ_DEFAULT_LIMIT_LINES}).`),
-});
-export type ReadInput = z.infer<typeof inputSchema>;
+const inputSchema = deferredSchema(() =>
+  z.object({
+    path: z.string().optional().describe(`Absolute path, or relative to the workspace folder; also an ${ARTIFACT_SCHEME}:// URI of a persisted result.`),
+    file_path: z.string().optional().describe('Alias of path.'),
+    offset: z.number().int().min(0).optional().describe('1-based line to start at.'),
+    limit: z.number().int().positive().optional().describe(`Lines to read (default ${READ_DEFAULT_LIMIT_LINES}).`),
+  }),
+);
+export type ReadInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export interface ReadData {
   readonly path: string;
@@ -53,7 +56,9 @@ export function createReadTool(): ToolDefinition<ReadInput, ReadData> {
       `Reads a file. Lines are numbered (cat -n style); by default the first ${READ_DEFAULT_LIMIT_LINES} lines, ` +
       `use offset/limit (in lines) to page. Lines over ${READ_MAX_LINE_CHARS} chars are cut. Images are returned as images. ` +
       `Also reads ${ARTIFACT_SCHEME}:// URIs and saved output paths of earlier, persisted results.`,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     readOnly: true,
     concurrentSafe: true,
     sideEffectScope: 'none',

@@ -2,21 +2,26 @@
 // state, so it declares `readOnly` with scope `session`: not read-only to the scheduler, hence serial (spec §2 rule 6).
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
+import { deferredSchema } from '../executor/schema';
 
 /** Items in one list; a longer plan is a sign the items are too small. */
 export const TODO_MAX_ITEMS = 100;
 /** Characters per item. */
 export const TODO_MAX_CONTENT_CHARS = 500;
 
-const todoSchema = z.object({
-  content: z.string().min(1).max(TODO_MAX_CONTENT_CHARS).describe('What to do, as an imperative sentence.'),
-  status: z.enum(['pending', 'in_progress', 'completed']),
-});
-const inputSchema = z.object({
-  todos: z.array(todoSchema).max(TODO_MAX_ITEMS).describe('The whole updated list (it replaces the previous one).'),
-});
-export type TodoWriteInput = z.infer<typeof inputSchema>;
-export type Todo = z.infer<typeof todoSchema>;
+const todoSchema = deferredSchema(() =>
+  z.object({
+    content: z.string().min(1).max(TODO_MAX_CONTENT_CHARS).describe('What to do, as an imperative sentence.'),
+    status: z.enum(['pending', 'in_progress', 'completed']),
+  }),
+);
+const inputSchema = deferredSchema(() =>
+  z.object({
+    todos: z.array(todoSchema()).max(TODO_MAX_ITEMS).describe('The whole updated list (it replaces the previous one).'),
+  }),
+);
+export type TodoWriteInput = z.infer<ReturnType<typeof inputSchema>>;
+export type Todo = z.infer<ReturnType<typeof todoSchema>>;
 
 export interface TodoData {
   readonly todos: readonly Todo[];
@@ -46,7 +51,9 @@ export function createTodoWriteTool(store: TodoStore): ToolDefinition<TodoWriteI
     description:
       'Keeps your task list for this session: send the whole updated list each time. Use it for work of three or more steps; ' +
       'keep exactly one item in_progress and mark items completed as soon as they are done.',
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     readOnly: true,
     sideEffectScope: 'session',
     handler: (input, ctx) => writeTodos(input, ctx, store),

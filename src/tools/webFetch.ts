@@ -2,6 +2,7 @@
 // another host is reported to the model, never followed silently; same-host redirects are followed.
 import { z } from 'zod';
 import type { MediaPart, ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
+import { deferredSchema } from '../executor/schema';
 import { projectErrorMessage } from '../executor/errors';
 import { formatGoDuration } from '../executor/duration';
 import { formatBytes } from '../executor/text';
@@ -23,11 +24,13 @@ export const WEBFETCH_MAX_MODEL_BYTES = 100_000;
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
-const inputSchema = z.object({
-  url: z.string().min(1).describe('An http:// or https:// URL.'),
-  max_bytes: z.number().int().positive().optional().describe(`Body bytes to read (default ${WEBFETCH_DEFAULT_MAX_BYTES}, max ${WEBFETCH_MAX_BYTES}).`),
-});
-export type WebFetchInput = z.infer<typeof inputSchema>;
+const inputSchema = deferredSchema(() =>
+  z.object({
+    url: z.string().min(1).describe('An http:// or https:// URL.'),
+    max_bytes: z.number().int().positive().optional().describe(`Body bytes to read (default ${WEBFETCH_DEFAULT_MAX_BYTES}, max ${WEBFETCH_MAX_BYTES}).`),
+  }),
+);
+export type WebFetchInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export interface WebFetchData {
   readonly url: string;
@@ -46,7 +49,9 @@ export function createWebFetchTool(options: WebFetchOptions = {}): ToolDefinitio
     description:
       `Fetches an http(s) URL (GET) and returns its content; HTML is converted to Markdown. Times out after ${formatGoDuration(timeoutMs)}; ` +
       'reads at most max_bytes. A redirect to another host is reported, not followed: fetch the new URL if you want it.',
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     // A GET only reads; but it reaches beyond the machine (scope external), so it is not read-only to the
     // scheduler or the permission mode, and it is never dispatched early. It is safe to run alongside others.
     readOnly: true,

@@ -5,6 +5,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
+import { deferredSchema } from '../executor/schema';
 import { formatBytes } from '../executor/text';
 import { withFsErrors } from './fsErrors';
 import { buildFileDiffDisplay } from '../executor/results/displays/fileDiff';
@@ -14,12 +15,14 @@ import { countTextLines, previewLines } from './preview';
 import { proposedChange } from './proposedChange';
 import { readBeforeWriteError, recordWritten } from './readBeforeWrite';
 
-const inputSchema = z.object({
-  path: z.string().optional().describe('Absolute path, or relative to the workspace folder.'),
-  file_path: z.string().optional().describe('Alias of path.'),
-  content: z.string().describe('The whole new content of the file.'),
-});
-export type WriteInput = z.infer<typeof inputSchema>;
+const inputSchema = deferredSchema(() =>
+  z.object({
+    path: z.string().optional().describe('Absolute path, or relative to the workspace folder.'),
+    file_path: z.string().optional().describe('Alias of path.'),
+    content: z.string().describe('The whole new content of the file.'),
+  }),
+);
+export type WriteInput = z.infer<ReturnType<typeof inputSchema>>;
 
 /** What Write and Edit hand their `file_diff` display. */
 export interface FileChangeData {
@@ -35,7 +38,9 @@ export function createWriteTool(): ToolDefinition<WriteInput, FileChangeData> {
     description:
       'Writes a whole file, creating parent folders. To overwrite an existing file you must Read it first in this session ' +
       '(and it must not have changed since). Prefer Edit for changes to part of a file.',
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     concurrentSafe: false,
     sideEffectScope: 'workspace',
     resolveInput: (input) => normalisePathField(input),

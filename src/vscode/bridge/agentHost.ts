@@ -11,16 +11,16 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { bindBridge } from '../../bridge/bind';
-import { resolveAgentLaunch, type AgentLaunch } from '../../bridge/launch';
+import type { AgentLaunch } from '../../bridge/launch';
 import { EventNotification, ProgressNotification, type AgentInitializationOptions, type ProgressParams } from '../../bridge/protocol';
 import { RestartBackoff } from '../../bridge/restarts';
 import { BridgeService, type BridgeHost } from '../../bridge/service';
 import type { ToolExecutor } from '../../executor/executor';
 import type { Logger } from '../../executor/ports/logger';
+import { affectsAgentLaunch, agentLaunchFromSettings } from './agentSettings';
 
 /** The client's id: VS Code reads `<id>.trace.server` for the trace level. */
 export const AGENT_CLIENT_ID = 'agentToolExecutor.agent';
-const SECTION = 'agentToolExecutor.agent';
 /** How long a prompt waits for an agent that is starting or about to restart. Ours. */
 export const AGENT_READY_TIMEOUT_MS = 30_000;
 /** How long a stopping agent gets for shutdown/exit before its process is killed. Ours (the client's default). */
@@ -72,7 +72,7 @@ export class AgentHost implements vscode.Disposable {
       this.traceChannel,
       this._onDidCrash,
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(SECTION) && !event.affectsConfiguration(`${SECTION}.trace`)) void this.reload();
+        if (affectsAgentLaunch(event)) void this.reload();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reload()),
     );
@@ -101,11 +101,7 @@ export class AgentHost implements vscode.Disposable {
 
   /** Reads the settings; (re)starts the agent when what to run changed. */
   async reload(): Promise<void> {
-    const config = vscode.workspace.getConfiguration(SECTION);
-    const decision = resolveAgentLaunch(
-      { command: config.inspect<string>('command'), args: config.inspect<string[]>('args'), env: config.inspect<Record<string, string>>('env'), cwd: config.inspect<string>('cwd') },
-      vscode.workspace.isTrusted,
-    );
+    const decision = agentLaunchFromSettings();
     if (decision.ignored) this.options.logger.warn('agent.settings_ignored', { reason: decision.ignored });
     if (JSON.stringify(decision.launch) === JSON.stringify(this.launch) && this.status.kind !== 'failed') return;
     await this.stop();
@@ -188,7 +184,6 @@ export class AgentHost implements vscode.Disposable {
       options: { cwd: launch.cwd ?? this.options.workspaceFolders()[0], env: { ...process.env, ...launch.env } },
     };
     const initializationOptions: AgentInitializationOptions = { executor: service.info() };
-    // Loaded with the first agent: most windows never start one, and the client is half the bundle's code.
     const { CloseAction, ErrorAction, LanguageClient } = await import('vscode-languageclient/node');
     const clientOptions: LanguageClientOptions = {
       documentSelector: [],

@@ -1,0 +1,93 @@
+// The production build (scripts/build.mjs): what stays out of dist/extension.js, which every window
+// loads at startup, goes to files of its own that are loaded on first use, shipped, and not loaded
+// by activate() (issue 13).
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+/** The repository root, from out/test/unit/scripts. */
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
+
+interface Metafile {
+  readonly outputs: Record<string, { readonly inputs: Record<string, unknown> }>;
+}
+
+/** The files the extension loads lazily, and what only they may contain. */
+const LAZY: Record<string, RegExp[]> = {
+  'agent-bridge.js': [/node_modules\/vscode-languageclient\//, /node_modules\/vscode-jsonrpc\//, /^src\/bridge\/service\.ts$/],
+  'acp-sdk.js': [/node_modules\/@agentclientprotocol\/sdk\//],
+  'unbash.js': [/node_modules\/unbash\//],
+  'zod.js': [/node_modules\/zod\//],
+};
+
+describe('production bundles', () => {
+  let outdir: string;
+  let inputs: (file: string) => string[];
+
+  before(() => {
+    outdir = fs.mkdtempSync(path.join(tmpdir(), 'ate-bundle-'));
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--production', '--metafile', `--outdir=${outdir}`], { cwd: ROOT, stdio: 'pipe' });
+    inputs = (file) => {
+      const meta = JSON.parse(fs.readFileSync(path.join(outdir, `${file}.meta.json`), 'utf8')) as Metafile;
+      const output = Object.entries(meta.outputs).find(([name]) => path.resolve(ROOT, name) === path.join(outdir, file));
+      assert.ok(output, `${file} is in its metafile`);
+      return Object.keys(output[1].inputs);
+    };
+  });
+
+  after(() => fs.rmSync(outdir, { recursive: true, force: true }));
+
+  it('extension.js leaves the agent bridge, the ACP SDK, unbash and zod to their own files', () => {
+    const main = inputs('extension.js');
+    for (const [file, patterns] of Object.entries(LAZY)) {
+      assert.ok(fs.existsSync(path.join(outdir, file)), `${file} is built`);
+      const lazy = inputs(file);
+      for (const pattern of patterns) {
+        assert.deepEqual(main.filter((input) => pattern.test(input)), [], `${pattern} is not in extension.js`);
+        assert.ok(lazy.some((input) => pattern.test(input)), `${pattern} is in ${file}`);
+      }
+    }
+  });
+
+  it('vscode-jsonrpc and zod each have one copy among the files the extension loads', () => {
+    const files = ['extension.js', ...Object.keys(LAZY)];
+    for (const [pattern, only] of [[/node_modules\/vscode-jsonrpc\//, 'agent-bridge.js'], [/node_modules\/zod\//, 'zod.js']] as const) {
+      assert.deepEqual(files.filter((file) => inputs(file).some((input) => pattern.test(input))), [only], `${pattern} only in ${only}`);
+    }
+  });
+
+  it('every file the build writes is shipped in the .vsix', () => {
+    // `vsce ls` on a copy of the package with this build as its dist/: what `vsce package` would put in.
+    const pkg = fs.mkdtempSync(path.join(tmpdir(), 'ate-vsix-'));
+    try {
+      for (const name of ['package.json', '.vscodeignore', 'README.md', 'LICENSE', 'media']) fs.cpSync(path.join(ROOT, name), path.join(pkg, name), { recursive: true });
+      fs.cpSync(outdir, path.join(pkg, 'dist'), { recursive: true });
+      const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+      const listed = new Set(execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: pkg, encoding: 'utf8' }).split('\n').map((line) => line.trim()));
+      const built = fs.readdirSync(outdir).filter((name) => name.endsWith('.js'));
+      assert.ok(built.length >= 8, `built: ${built.join(', ')}`);
+      for (const name of built) assert.ok(listed.has(`dist/${name}`), `the .vsix ships dist/${name}`);
+    } finally {
+      fs.rmSync(pkg, { recursive: true, force: true });
+    }
+  });
+
+  it('loading and activating extension.js loads none of the lazy files', () => {
+    // The bench's loader: extension.js in plain Node with a stub `vscode` module, settings unset.
+    const child = path.join(ROOT, 'out', 'bench', 'child', 'activate.js');
+    const preload = path.join(outdir, 'report-loaded.js');
+    fs.writeFileSync(
+      preload,
+      `process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(Object.keys(require.cache).filter((file) => file.startsWith(${JSON.stringify(outdir + path.sep)})).map((file) => file.slice(${outdir.length + 1}))) + '\\n'));`,
+    );
+    const run = spawnSync(process.execPath, ['--require', preload, child, path.join(outdir, 'extension.js')], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const line = run.stderr.split('\n').find((text) => text.startsWith('LOADED '));
+    assert.ok(line, run.stderr);
+    const loaded = JSON.parse(line.slice('LOADED '.length)) as string[];
+    assert.deepEqual(loaded.filter((file) => file !== 'report-loaded.js'), ['extension.js']);
+  });
+});
