@@ -1,5 +1,6 @@
 // Read: a file's lines, numbered, paged by offset/limit; images as media; persisted results by their URI.
 // Records what was read (mtime, size) for the read-before-write check of Write and Edit.
+import { isAscii } from 'node:buffer';
 import { close, createReadStream, open, read, stat, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
@@ -150,9 +151,12 @@ async function readLines(file: string, head: Uint8Array, size: number, start: nu
  * `\n` or `\r\n`, anything else where readline ends a line (`\n`, `\r\n` or `\r`).
  */
 function pageOfWhole(whole: Buffer, head: Uint8Array, start: number, limit: number): Page {
-  const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
-  const text = utf16 ? decodeText(whole).text : whole.toString(headIsUtf8(head) ? 'utf8' : 'latin1');
-  const pager = new Pager(start, limit, true);
+  // Most source files are ASCII: one native check, then no UTF-8 validation or decoding, and a
+  // line's bytes are its length (issue 13).
+  const ascii = isAscii(whole);
+  const utf16 = !ascii && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
+  const text = utf16 ? decodeText(whole).text : whole.toString(ascii || !headIsUtf8(head) ? 'latin1' : 'utf8');
+  const pager = new Pager(start, limit, true, ascii);
   const lines = text.split(utf16 ? /\r?\n/ : /\r\n|\n|\r/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   for (const raw of lines) if (!pager.add(raw)) break;
@@ -171,6 +175,8 @@ class Pager {
     private readonly start: number,
     private readonly limit: number,
     private readonly countRest: boolean,
+    /** Every line is ASCII: its UTF-8 size is its length. */
+    private readonly ascii = false,
   ) {}
 
   /** False once nothing more is needed from the input. */
@@ -179,7 +185,8 @@ class Pager {
     if (lineNo < this.start) return true;
     if (this.lines.length < this.limit && !this.stoppedAtBytes) {
       const line = formatLine(lineNo, lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw);
-      const lineBytes = utf8Bytes(line) + 1;
+      // A cut line ends in a non-ASCII ellipsis.
+      const lineBytes = (this.ascii && raw.length <= READ_MAX_LINE_CHARS ? line.length : utf8Bytes(line)) + 1;
       if (this.bytes + lineBytes > READ_MAX_OUTPUT_BYTES && this.lines.length > 0) {
         this.stoppedAtBytes = true;
       } else {

@@ -126,9 +126,15 @@ export class RulesPolicy implements PermissionPolicy {
   }
 
   async evaluate(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
+    // Only paths are compared with the folders; calls without one touch no file system here. When the
+    // call may name one, the folders are resolved while its paths are (issue 13: one wait instead of two).
+    const subjects = subjectsOf(request.tool, request.input);
+    const mayNamePaths = subjects.ok && subjects.subjects.some((subject) => subject.kind !== 'url');
+    const resolving = mayNamePaths ? realFolders([...request.workspaceFolders, ...this.additionalDirectories]) : undefined;
+    // Awaited below only when a path check needs it; a rejection is never left unhandled.
+    resolving?.catch(() => {});
     const checks = await this.checksOf(request, signal);
-    // Only paths are compared with the folders; calls without one touch no file system here.
-    const folders = checks.some((check) => check.kind === 'path') ? await realFolders([...request.workspaceFolders, ...this.additionalDirectories]) : [];
+    const folders = checks.some((check) => check.kind === 'path') ? await (resolving ?? realFolders([...request.workspaceFolders, ...this.additionalDirectories])) : [];
     signal.throwIfAborted();
     const flags = flagsOf(request.tool);
     const sandboxed = this.sandboxed?.(request) ?? false;
