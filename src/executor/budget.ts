@@ -72,7 +72,8 @@ export async function applyBudget(input: BudgetInput): Promise<BudgetOutcome> {
   const originalBytes = utf8Bytes(text);
   const capped = capLongLines(text);
   const limit = budgetLimitBytes(budget, input.readOnlySuccess);
-  const fits = utf8Bytes(capped) <= limit;
+  // No second count when no line was cut, and none when even one byte per char is too many.
+  const fits = capped === text ? originalBytes <= limit : capped.length <= limit && utf8Bytes(capped) <= limit;
   // A line cut down to its marker is data the model could not get back: save the whole text, as a spill does.
   const linesCut = budget.strategy === 'artifact' && input.persist !== undefined && capped !== text;
   if (fits && !linesCut) {
