@@ -50,6 +50,10 @@ export class ChokidarChangeFeed implements FileChangeFeed {
   private sequence = 0;
   /** Path → the `sequence` and time of its latest event. */
   private readonly lastEventOf = new Map<string, { readonly sequence: number; readonly at: number }>();
+  /** `sequence` of the last raw change, or of the last event that answered no raw change. */
+  private lastSurprise = 0;
+  /** A watcher reported an error: a folder may be unwatched, its changes unseen. */
+  private failed = false;
   /** `settle` calls waiting for the next raw change or event. */
   private readonly waiting = new Set<() => void>();
 
@@ -73,7 +77,9 @@ export class ChokidarChangeFeed implements FileChangeFeed {
       this.watchers.push(watcher);
       watcher.on('all', (name: string, file: string) => this.dispatch(name, file));
       watcher.on('raw', (kind: string, name: unknown, details: unknown) => this.onRaw(kind, name, details));
-      watcher.on('error', () => undefined);
+      watcher.on('error', () => {
+        this.failed = true;
+      });
       const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
       for (const folder of added) this.ready.set(folder, ready);
     }
@@ -116,6 +122,10 @@ export class ChokidarChangeFeed implements FileChangeFeed {
     }
   }
 
+  changeMark(): number | undefined {
+    return this.failed || this.watchers.length === 0 ? undefined : this.lastSurprise;
+  }
+
   async dispose(): Promise<void> {
     this.listeners.clear();
     this.unmatched.clear();
@@ -138,6 +148,7 @@ export class ChokidarChangeFeed implements FileChangeFeed {
     this.lastEventOf.set(event.path, { sequence, at: now });
     const raws = this.unmatched.get(event.path);
     if (raws) for (const raw of raws) this.matched(raw);
+    else this.lastSurprise = sequence;
     for (const listener of [...this.listeners]) listener(event);
     this.wake();
   }
@@ -149,6 +160,7 @@ export class ChokidarChangeFeed implements FileChangeFeed {
   private onRaw(kind: string, name: unknown, details: unknown): void {
     const now = Date.now();
     this.lastRawAt = now;
+    this.lastSurprise = ++this.sequence;
     const watchedPath = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
     if (typeof watchedPath === 'string') {
       const watched = path.resolve(watchedPath);
@@ -158,7 +170,7 @@ export class ChokidarChangeFeed implements FileChangeFeed {
       // A skipped folder below a workspace folder is not watched: it has no event to wait for.
       const candidates = [...paths].filter((candidate) => !this.isSkipped(candidate));
       if (candidates.length > 0) {
-        const raw: RawChange = { sequence: ++this.sequence, at: now, change: kind === 'change', paths: candidates };
+        const raw: RawChange = { sequence: this.lastSurprise, at: now, change: kind === 'change', paths: candidates };
         for (const candidate of candidates) {
           let raws = this.unmatched.get(candidate);
           if (!raws) this.unmatched.set(candidate, (raws = new Set()));
