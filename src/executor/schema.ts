@@ -13,7 +13,15 @@ export interface CompiledSchema {
 /** Builds the validator and the offered JSON Schema of a tool. Throws for a definition with neither. */
 export function compileSchema(def: ToolDefinition): CompiledSchema {
   if (def.inputSchema && isZodSchema(def.inputSchema)) {
-    return { validator: def.inputSchema, jsonSchema: zodToJsonSchema(def.inputSchema) };
+    const validator = def.inputSchema;
+    let json: JsonSchema | undefined;
+    // Converted when first offered: a run that only calls tools by name never needs it (issue 13: start-up).
+    return {
+      validator,
+      get jsonSchema() {
+        return (json ??= zodToJsonSchema(validator));
+      },
+    };
   }
   // Tools loaded from plain modules may put a JSON Schema in `inputSchema`.
   const json = def.jsonSchema ?? (def.inputSchema as unknown as JsonSchema | undefined);
