@@ -54,6 +54,8 @@ export class ChokidarChangeFeed implements FileChangeFeed {
   private lastSurprise = 0;
   /** A watcher reported an error: a folder may be unwatched, its changes unseen. */
   private failed = false;
+  /** When old raw changes and events were last forgotten. */
+  private forgotAt = 0;
   /** `settle` calls waiting for the next raw change or event. */
   private readonly waiting = new Set<() => void>();
 
@@ -146,6 +148,7 @@ export class ChokidarChangeFeed implements FileChangeFeed {
     const event: FileChangeEvent = { kind: known.kind, path: path.resolve(file), directory: known.directory };
     const sequence = ++this.sequence;
     this.lastEventOf.set(event.path, { sequence, at: now });
+    this.forgetOld(now);
     const raws = this.unmatched.get(event.path);
     if (raws) for (const raw of raws) this.matched(raw);
     else this.lastSurprise = sequence;
@@ -161,6 +164,7 @@ export class ChokidarChangeFeed implements FileChangeFeed {
     const now = Date.now();
     this.lastRawAt = now;
     this.lastSurprise = ++this.sequence;
+    this.forgetOld(now);
     const watchedPath = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
     if (typeof watchedPath === 'string') {
       const watched = path.resolve(watchedPath);
@@ -205,13 +209,16 @@ export class ChokidarChangeFeed implements FileChangeFeed {
     }
   }
 
-  /** Raw changes and events older than the longest wait no longer hold anything up. */
+  /**
+   * Raw changes and events older than the longest wait no longer hold anything up: forgotten, at
+   * most every `FORGET_EVERY_MS` (a burst of events wakes `settle` once per event).
+   */
   private forgetOld(now: number): void {
+    if (now - this.forgotAt < FORGET_EVERY_MS) return;
+    this.forgotAt = now;
     const horizon = now - WATCH_SETTLE_MAX_MS;
     for (const raws of this.unmatched.values()) for (const raw of raws) if (raw.at < horizon) this.matched(raw);
-    if (this.lastEventOf.size > FORGET_EVENTS_PAST) {
-      for (const [file, last] of this.lastEventOf) if (last.at < horizon) this.lastEventOf.delete(file);
-    }
+    for (const [file, last] of this.lastEventOf) if (last.at < horizon) this.lastEventOf.delete(file);
   }
 
   private isSkipped(file: string): boolean {
@@ -244,8 +251,8 @@ interface RawChange {
   readonly paths: readonly string[];
 }
 
-/** `lastEventOf` is pruned of old paths past this size. */
-const FORGET_EVENTS_PAST = 10_000;
+/** How often old raw changes and events are forgotten. */
+const FORGET_EVERY_MS = 100;
 
 function raceAbort(promise: Promise<void>, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
