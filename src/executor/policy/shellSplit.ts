@@ -6,8 +6,12 @@
 import type * as Unbash from 'unbash' with { 'resolution-mode': 'import' };
 
 // unbash ships as an ES module; Node ≥ 20.19 loads it through require, and esbuild bundles it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const unbash: typeof Unbash = require('unbash');
+// Required at the first command parsed: a run of Reads never evaluates it (issue 13: start-up).
+let unbashModule: typeof Unbash | undefined;
+function unbash(): typeof Unbash {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (unbashModule ??= require('unbash') as typeof Unbash);
+}
 
 /** Longer commands are not parsed (they ask): a rule check must stay cheap. */
 export const MAX_COMMAND_CHARS = 100_000;
@@ -92,7 +96,7 @@ export function splitCommand(command: string): SplitResult {
 
 function collectScript(source: string, depth: number, parts: CommandPart[]): void {
   if (depth > MAX_NESTED_SHELL_DEPTH) throw new Unsplittable(`shells are nested more than ${MAX_NESTED_SHELL_DEPTH} deep`);
-  const script = unbash.parse(source);
+  const script = unbash().parse(source);
   checkErrors(script);
   visit(script, depth, parts);
 }
@@ -124,7 +128,7 @@ function visit(node: SyntaxNode, depth: number, parts: CommandPart[]): void {
       break;
   }
   if (parts.length > MAX_COMMAND_PARTS) throw new Unsplittable(`it has more than ${MAX_COMMAND_PARTS} parts`);
-  unbash.forEachChild(node, (child) => visit(child, depth, parts));
+  unbash().forEachChild(node, (child) => visit(child, depth, parts));
 }
 
 function addCommand(node: Unbash.Command, depth: number, parts: CommandPart[]): void {

@@ -4,7 +4,7 @@
 // it reported only `a`, and later changes inside the new tree not at all), and Node 20's recursive
 // fs.watch (one watcher per file, synchronous stats, and no way to skip node_modules).
 import * as path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import type { FileChangeEvent, FileChangeFeed } from '../../executor/ports/fileChangeFeed';
 import { SNAPSHOT_SKIP_DIRS } from './walk';
 
@@ -65,6 +65,9 @@ export class ChokidarChangeFeed implements FileChangeFeed {
     const added = [...new Set(resolved.filter((folder) => !this.watched.has(folder)))];
     if (added.length > 0) {
       for (const folder of added) this.watched.add(folder);
+      // Required at the first start: a process that only reads never evaluates chokidar (issue 13: start-up).
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { watch } = require('chokidar') as typeof import('chokidar');
       const watcher = watch(added, {
         ignoreInitial: true,
         // Unlink events at once: "atomic" would hold them 100 ms to merge editor save dances.
