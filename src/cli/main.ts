@@ -10,7 +10,6 @@ import { parseCommand, USAGE, UsageError } from './args';
 import { CliOutput, divertProcessStdout } from './cliOutput';
 import { ToolContainment } from './containment';
 import { runBatch } from './run';
-import { serveStdio } from './serve';
 
 declare const TOOL_EXEC_VERSION: string | undefined;
 
@@ -75,6 +74,9 @@ async function main(argv: readonly string[]): Promise<number> {
   });
   try {
     if (command.kind === 'serve') {
+      // Required here: a start of `run` does not evaluate vscode-jsonrpc and the bridge.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { serveStdio } = require('./serve') as typeof import('./serve');
       const logger = new StreamLogger(process.stderr, isLogLevel(level) ? level : 'error');
       const code = await serveStdio(command.args, { stdin: process.stdin, stdout: output, cwd: process.cwd(), logger, signal: turn.signal, containment });
       return endedWith ?? code;

@@ -19,5 +19,12 @@ export interface FileChangeFeed {
    * `since` (a `Date.now()` time): the watcher may answer at once when it saw no change since then.
    */
   settle(since?: number): Promise<void>;
+  /**
+   * A reading that changes whenever the watcher learns of a change it was not already waiting for
+   * (a raw change from the kernel, an event that answers none). Equal readings, with the kernel's
+   * pending notifications delivered before the second one, mean the watched folders did not change
+   * in between. Undefined once the watcher may have missed changes (an error), or when it cannot tell.
+   */
+  changeMark?(): number | undefined;
   dispose(): Promise<void>;
 }

@@ -4,12 +4,17 @@
 import * as path from 'node:path';
 import type { FileChangeEvent } from '../../executor/ports/fileChangeFeed';
 import type { WorkspaceChange } from '../../executor/result';
-import { isSkippedName, statFile, walkWorkspace, type FileStat, type WalkResult } from './walk';
+import { isSkippedName, statFileSync, walkWorkspace, type FileStat, type WalkResult } from './walk';
 
 /** Files recorded from folders created during the call, explored past the walk's limits. */
 export const NEW_FOLDER_MAX_FILES = 5000;
 /** How deep a new folder is explored. */
 export const NEW_FOLDER_MAX_DEPTH = 32;
+/**
+ * The diff reads file stats synchronously (a thread-pool round trip each costs more than the read on
+ * a loaded machine, issue 13) and lets the event loop run after this many.
+ */
+export const DIFF_YIELD_EVERY_STATS = 256;
 
 /** The first and last kind of change seen for one path during the call. */
 export interface EventRecord {
@@ -33,6 +38,11 @@ export async function diffWorkspace(input: DiffInput): Promise<WorkspaceChange[]
   const afterFiles = union(input.after.map((walk) => walk.files));
   const beforeCapped = input.before.some((walk) => walk.capped);
   const changes = new Map<string, WorkspaceChange>();
+  let stats = 0;
+  const statFile = async (file: string): Promise<FileStat | undefined> => {
+    if (++stats % DIFF_YIELD_EVERY_STATS === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    return statFileSync(file);
+  };
   const add = (kind: WorkspaceChange['kind'], file: string, before?: FileStat, after?: FileStat) => {
     if (changes.has(file) || !insideFolders(file, folders) || isIgnoredPath(file, folders)) return;
     changes.set(file, {

@@ -8,7 +8,7 @@ import type { SnapshotSession, WorkspaceSnapshotter } from '../../executor/ports
 import type { WorkspaceChange } from '../../executor/result';
 import { ChokidarChangeFeed } from './chokidarFeed';
 import { diffWorkspace, type EventRecord } from './diff';
-import { SNAPSHOT_MAX_DEPTH, SNAPSHOT_MAX_FILES, walkWorkspace } from './walk';
+import { SNAPSHOT_MAX_DEPTH, SNAPSHOT_MAX_FILES, walkWorkspace, type WalkResult } from './walk';
 
 /**
  * `warmUp` waits this long before the watcher's initial scan starts: a scan of a large workspace
@@ -34,6 +34,12 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
   private feedBroken = false;
   private warmUpTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly logger: Logger;
+  /**
+   * The last walk, and the watcher's change mark just before it began. While the mark stays the
+   * same the watched folders did not change, and the walk stands for a new one (issue 13: the
+   * after-snapshot of one call is the before-snapshot of the next).
+   */
+  private lastWalk: { readonly roots: string; readonly mark: number; readonly walks: readonly WalkResult[] } | undefined;
 
   constructor(private readonly options: NodeSnapshotterOptions = {}) {
     this.feed = options.feed === false ? undefined : (options.feed ?? new ChokidarChangeFeed());
@@ -47,13 +53,14 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
     const since = Date.now() - 1;
     const unsubscribe = await this.subscribe(roots, events, signal);
     try {
-      const before = await Promise.all(roots.map((root) => this.walk(root, signal)));
+      const before = await this.walkAll(roots, { watched: unsubscribe !== undefined, reuse: true }, signal);
       let finished: Promise<readonly WorkspaceChange[]> | undefined;
       return {
         finish: () =>
           (finished ??= (async () => {
             try {
-              const after = await Promise.all(roots.map((root) => this.walk(root)));
+              // Always walked: a change the kernel does not report (a write through mmap) is still found.
+              const after = await this.walkAll(roots, { watched: unsubscribe !== undefined, reuse: false });
               if (unsubscribe) await this.feed!.settle(since);
               return await diffWorkspace({ folders: roots, before, after, events });
             } finally {
@@ -86,9 +93,31 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
 
   /** Stops the watcher. */
   async dispose(): Promise<void> {
+    this.lastWalk = undefined;
     clearTimeout(this.warmUpTimer);
     this.warmUpTimer = undefined;
     await this.feed?.dispose();
+  }
+
+  /**
+   * Every root walked, or (`reuse`) the last walk again when the watcher (subscribed: `watched`)
+   * reported no change since it began. The kernel's pending notifications are delivered first, so a
+   * change made just before is counted; then the change mark is read, kept with the new walk.
+   */
+  private async walkAll(roots: readonly string[], how: { readonly watched: boolean; readonly reuse: boolean }, signal?: AbortSignal): Promise<readonly WalkResult[]> {
+    let mark: number | undefined;
+    const key = JSON.stringify(roots);
+    if (how.watched && this.feed?.changeMark) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      signal?.throwIfAborted();
+      mark = this.feed.changeMark();
+      const last = this.lastWalk;
+      if (how.reuse && mark !== undefined && last && last.roots === key && last.mark === mark) return last.walks;
+    }
+    const walks = await Promise.all(roots.map((root) => this.walk(root, signal)));
+    this.lastWalk = mark === undefined ? undefined : { roots: key, mark, walks };
+    return walks;
   }
 
   private walk(root: string, signal?: AbortSignal) {

@@ -85,7 +85,8 @@ export async function walkWorkspace(
   return { ...result, capped };
 }
 
-function statFileSync(file: string): FileStat | undefined {
+/** Size and mtime of a regular file, read synchronously; undefined when it is gone or not a file. */
+export function statFileSync(file: string): FileStat | undefined {
   try {
     const stat = lstatSync(file, { throwIfNoEntry: false });
     return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;

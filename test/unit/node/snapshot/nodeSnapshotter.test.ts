@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { formatWorkspaceChanges } from '../../../../src/executor/changes';
+import { ChokidarChangeFeed } from '../../../../src/node/snapshot/chokidarFeed';
 import { createNodeSnapshotter, type NodeWorkspaceSnapshotter } from '../../../../src/node/snapshot/nodeSnapshotter';
 
 const never = new AbortController().signal;
@@ -162,6 +163,60 @@ describe('NodeWorkspaceSnapshotter: beyond the walk (watcher events)', () => {
     } finally {
       rmSync(many, { recursive: true, force: true });
     }
+  });
+});
+
+// The before-snapshot of a call is the previous call's walk again when the watcher saw no change
+// since: these fail if that walk were reused after a change.
+describe('NodeWorkspaceSnapshotter: one call after another', () => {
+  let feed: ChokidarChangeFeed;
+  let snapshotter: NodeWorkspaceSnapshotter;
+  let root: string;
+  before(() => {
+    feed = new ChokidarChangeFeed();
+    snapshotter = createNodeSnapshotter({ feed });
+    root = workspace();
+  });
+  after(async () => {
+    await snapshotter.dispose();
+    rmSync(root, { recursive: true, force: true });
+  });
+  const call = async (during: () => void) => {
+    const session = await snapshotter.begin([root], never);
+    during();
+    return (await session.finish()).map((change) => `${change.kind} ${change.path}`);
+  };
+
+  it('reports a file modified in place during a call, in a folder whose listing did not change', async () => {
+    write(root, 'src/a.txt', 'a');
+    write(root, 'src/b.txt', 'b');
+    write(root, 'src/deep/c/d/e.txt', 'e');
+    await call(() => undefined);
+    assert.deepEqual(await call(() => undefined), []);
+    assert.deepEqual(await call(() => write(root, 'src/b.txt', 'b, longer')), ['modified src/b.txt']);
+    assert.deepEqual(await call(() => write(root, 'src/deep/c/d/e.txt', 'e, longer')), ['modified src/deep/c/d/e.txt']);
+  });
+
+  it('does not report to a call what changed between it and the call before', async () => {
+    write(root, 'keep/a.txt', 'a');
+    write(root, 'keep/gone.txt', 'gone');
+    await call(() => undefined);
+    write(root, 'keep/a.txt', 'a, modified between calls');
+    write(root, 'keep/new.txt', 'created between calls');
+    write(root, 'keep/fresh/folder/f.txt', 'f');
+    unlinkSync(path.join(root, 'keep/gone.txt'));
+    // (An event that arrives after the next call began is that call's: a deletion would be reported.)
+    await feed.settle();
+    assert.deepEqual(await call(() => write(root, 'keep/during.txt', 'd')), ['created keep/during.txt']);
+  });
+
+  it('does not report to a call a file modified or created right before it began', async () => {
+    write(root, 'soon/a.txt', 'a');
+    await call(() => undefined);
+    assert.deepEqual(await call(() => undefined), []);
+    write(root, 'soon/a.txt', 'a, modified right before the call');
+    write(root, 'soon/b.txt', 'created right before the call');
+    assert.deepEqual(await call(() => undefined), []);
   });
 });
 
