@@ -1,53 +1,41 @@
-// A ring of the last N chars of a stream. Pushed pieces are kept as they are and dropped from the front
-// once the rest still covers the capacity, so a piece is copied at most once more (when the text is read);
-// many small pieces are joined now and then to bound their count.
-
-/** Past this many pieces they are joined into one (bounded bookkeeping for streams of tiny writes). */
-const MAX_PIECES = 1024;
+// A ring of the last N chars of a stream. The chars (UTF-16 code units) are copied into one fixed
+// buffer, so the pieces pushed are not kept: a stream's text then dies young in the JS heap instead of
+// surviving collections while it is the tail (issue 13: that kept the heap's young space growing).
 
 export class TailBuffer {
-  private parts: string[] = [];
-  /** Index of the first live piece in `parts`. */
-  private first = 0;
+  private ring: Buffer | undefined;
+  /** Where the next code unit goes, in code units. */
+  private end = 0;
+  /** Code units held (at most the capacity). */
   private length = 0;
 
   constructor(private readonly capacity: number) {}
 
   push(text: string): void {
     if (this.capacity <= 0 || text.length === 0) return;
+    this.ring ??= Buffer.allocUnsafe(this.capacity * 2);
     if (text.length >= this.capacity) {
-      this.parts = [text.slice(text.length - this.capacity)];
-      this.first = 0;
+      this.ring.write(text.slice(text.length - this.capacity), 0, this.capacity * 2, 'utf16le');
+      this.end = 0;
       this.length = this.capacity;
       return;
     }
-    this.parts.push(text);
-    this.length += text.length;
-    while (this.length - this.parts[this.first]!.length >= this.capacity) {
-      this.length -= this.parts[this.first]!.length;
-      // Dropped pieces are let go at once (a slot left holding one would keep it alive).
-      this.parts[this.first++] = '';
-    }
-    if (this.parts.length - this.first > MAX_PIECES) this.compact();
-    else if (this.first > MAX_PIECES) {
-      this.parts = this.parts.slice(this.first);
-      this.first = 0;
-    }
+    const first = Math.min(text.length, this.capacity - this.end);
+    this.ring.write(text, this.end * 2, first * 2, 'utf16le');
+    if (first < text.length) this.ring.write(text.slice(first), 0, (text.length - first) * 2, 'utf16le');
+    this.end = (this.end + text.length) % this.capacity;
+    this.length = Math.min(this.capacity, this.length + text.length);
   }
 
   /** The last `capacity` chars (never starting with the low half of a surrogate pair). */
   text(): string {
-    this.compact();
-    const text = this.parts[0] ?? '';
+    if (!this.ring || this.length === 0) return '';
+    const start = (this.end - this.length + this.capacity) % this.capacity;
+    const text =
+      start + this.length <= this.capacity
+        ? this.ring.toString('utf16le', start * 2, (start + this.length) * 2)
+        : this.ring.toString('utf16le', start * 2, this.capacity * 2) + this.ring.toString('utf16le', 0, this.end * 2);
     const first = text.charCodeAt(0);
     return first >= 0xdc00 && first <= 0xdfff ? text.slice(1) : text;
-  }
-
-  private compact(): void {
-    const joined = this.parts.length - this.first === 1 ? this.parts[this.first]! : this.parts.slice(this.first).join('');
-    const kept = joined.length > this.capacity ? joined.slice(joined.length - this.capacity) : joined;
-    this.parts = [kept];
-    this.first = 0;
-    this.length = kept.length;
   }
 }
