@@ -149,16 +149,18 @@ class HoldbackStream implements RedactionStream {
     this.scanned -= cut;
   }
 
+  /** Keeps, in place, the hits `keep` accepts, moved back by `shift`. */
   private keepHits(keep: (position: number, fromScan: boolean) => boolean, shift = 0): void {
     const { positions, rules, fromScan } = this.hits;
-    const kept = emptyTriggerHits();
+    let kept = 0;
     for (let index = 0; index < positions.length; index++) {
       if (!keep(positions[index]!, fromScan[index]!)) continue;
-      kept.positions.push(positions[index]! - shift);
-      kept.rules.push(rules[index]!);
-      kept.fromScan.push(fromScan[index]!);
+      positions[kept] = positions[index]! - shift;
+      rules[kept] = rules[index]!;
+      fromScan[kept] = fromScan[index]!;
+      kept++;
     }
-    this.hits = kept;
+    positions.length = rules.length = fromScan.length = kept;
   }
 }
 
