@@ -231,9 +231,9 @@ export function pidAllocation(): PidAllocation | undefined {
   if (process.platform !== 'linux') return undefined;
   try {
     // `0.00 0.01 0.05 1/123 45678`: the running/total tasks (machine-wide) and the last pid (this namespace).
-    const load = /(\d+)\/(\d+) (\d+)\s*$/.exec(fs.readFileSync('/proc/loadavg', 'latin1'));
+    const load = /(\d+)\/(\d+) (\d+)\s*$/.exec(readProcFile('/proc/loadavg'));
     // `processes N`: forks since boot, machine-wide.
-    const forks = /^processes (\d+)$/m.exec(fs.readFileSync('/proc/stat', 'latin1'));
+    const forks = /^processes (\d+)$/m.exec(readProcFile('/proc/stat'));
     if (!load || !forks) return undefined;
     return { lastPid: Number(load[3]), tasks: Number(load[2]), forks: Number(forks[1]) };
   } catch {
@@ -241,10 +241,38 @@ export function pidAllocation(): PidAllocation | undefined {
   }
 }
 
+/** Open /proc files read again and again (each read regenerates them): a pread costs a fraction of an open. */
+const procFiles = new Map<string, number>();
+const procBuffer = Buffer.allocUnsafe(64 * 1024);
+
+/** A /proc file's current text, read through a descriptor kept open (reopened once if it fails). */
+function readProcFile(file: string): string {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let fd = procFiles.get(file);
+    try {
+      if (fd === undefined) procFiles.set(file, (fd = fs.openSync(file, 'r')));
+      const length = fs.readSync(fd, procBuffer, 0, procBuffer.length, 0);
+      // Larger than the buffer (/proc/stat of a machine with very many CPUs or interrupts): read it whole.
+      return length < procBuffer.length ? procBuffer.toString('latin1', 0, length) : fs.readFileSync(file, 'latin1');
+    } catch (error) {
+      procFiles.delete(file);
+      if (fd !== undefined) {
+        try {
+          fs.closeSync(fd);
+        } catch {
+          // Closed already.
+        }
+      }
+      if (attempt === 1) throw error;
+    }
+  }
+  return '';
+}
+
 /** Where pids wrap (a sysctl: read each time). 0 when unknown. */
 function pidMax(): number {
   try {
-    return Number(fs.readFileSync('/proc/sys/kernel/pid_max', 'latin1'));
+    return Number(readProcFile('/proc/sys/kernel/pid_max'));
   } catch {
     return 0;
   }
