@@ -7,6 +7,12 @@
 // is found through `/proc/<pid>/environ` wherever it went; one that also dropped its environment
 // (`env -i`) but still holds the tree's output pipe is found through `/proc/<pid>/fd`. A kill reports what survived it; nothing
 // claims a kill that did not happen.
+//
+// Those /proc scans read every process on the machine; they run only over what can be the tree's. Every
+// process of a tree was started after its root, so (in the root's pid namespace, until pid numbers wrap)
+// its pid lies between the root's and the last pid given out: `/proc/loadavg` names that last pid, and the
+// forks counted since the start in `/proc/stat` bound whether numbers could have wrapped. A command that
+// started nothing (`echo hi`) leaves an empty window and no scan at all.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -53,6 +59,8 @@ export class ProcessSupervisor {
   start(command: string, args: readonly string[], options: SpawnOptions): ProcessTree {
     const marker = randomUUID();
     const env = { ...(options.env ?? process.env), [TREE_MARKER_VARIABLE]: marker };
+    // Read before the fork: every fork after it, the tree's included, is counted from here.
+    const since = pidAllocation();
     const child = spawn(command, args, { ...options, env, detached: !isWindows, windowsHide: true });
     if (child.pid === undefined) {
       // spawn reports ENOENT and kin asynchronously; surface it through `exited`.
@@ -76,7 +84,7 @@ export class ProcessSupervisor {
       pid,
       marker,
       exited,
-      kill: () => (killing ??= this.track(killTree(pid, marker, pipes))),
+      kill: () => (killing ??= this.track(killTree(child, marker, pipes, since))),
     };
     this.live.add(tree);
     killOnExit(this.live);
@@ -155,7 +163,8 @@ function killOnExit(live: ReadonlySet<ProcessTree>): void {
 /** The process-wide supervisor the built-in tools use unless given another. */
 export const defaultProcessSupervisor = new ProcessSupervisor();
 
-async function killTree(pid: number, marker: string, pipes: ReadonlySet<string>): Promise<KillReport> {
+async function killTree(child: ChildProcess, marker: string, pipes: ReadonlySet<string>, since: PidAllocation | undefined): Promise<KillReport> {
+  const pid = child.pid!;
   if (isWindows) {
     await new Promise<void>((resolve) => {
       const killer = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' });
@@ -164,9 +173,17 @@ async function killTree(pid: number, marker: string, pipes: ReadonlySet<string>)
     });
     return { signalled: 1, forced: 1, survivors: [] };
   }
+  // The root was reaped and no pid was given out after it: it started nothing, so nothing is left.
+  const reaped = child.exitCode !== null || child.signalCode !== null;
+  if (reaped && pidWindowEnd(pid, since) === pid) return { signalled: 0, forced: 0, survivors: [] };
   // Descendants are listed before any signal: a child that left the group (setsid) is still found
   // through its parent while the parent lives, and through its marker after.
-  const members = () => [...descendantsOf(pid), ...groupMembers(pid), ...markedProcesses(new Set([marker])), ...pipeHolders(pipes)];
+  const markers = new Set([marker]);
+  const members = () => {
+    const scope = treeScope(pid, since);
+    const listed = listProcesses(scope);
+    return [...descendantsOf(pid, listed), ...groupMembers(pid, listed), ...markedProcesses(markers, scope), ...pipeHolders(pipes, scope)];
+  };
   const targets = new Set([pid, ...members()].filter(isAlive));
   if (targets.size === 0) return { signalled: 0, forced: 0, survivors: [] };
   signalAll(pid, targets, 'SIGTERM');
@@ -199,6 +216,95 @@ function outputPipes(pid: number): Set<string> {
   return pipes;
 }
 
+/** Where pid allocation stood: the pid namespace's last pid, the machine's forks and tasks so far. */
+export interface PidAllocation {
+  readonly lastPid: number;
+  readonly forks: number;
+  readonly tasks: number;
+}
+
+/** Pids below this are never given out again after a wrap (the kernel's RESERVED_PIDS). */
+const RESERVED_PIDS = 300;
+
+/** Linux only; undefined where /proc does not tell (then every scan reads all of /proc). */
+export function pidAllocation(): PidAllocation | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    // `0.00 0.01 0.05 1/123 45678`: the running/total tasks (machine-wide) and the last pid (this namespace).
+    const load = /(\d+)\/(\d+) (\d+)\s*$/.exec(readProcFile('/proc/loadavg'));
+    // `processes N`: forks since boot, machine-wide.
+    const forks = /^processes (\d+)$/m.exec(readProcFile('/proc/stat'));
+    if (!load || !forks) return undefined;
+    return { lastPid: Number(load[3]), tasks: Number(load[2]), forks: Number(forks[1]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Open /proc files read again and again (each read regenerates them): a pread costs a fraction of an open. */
+const procFiles = new Map<string, number>();
+const procBuffer = Buffer.allocUnsafe(64 * 1024);
+
+/** A /proc file's current text, read through a descriptor kept open (reopened once if it fails). */
+function readProcFile(file: string): string {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let fd = procFiles.get(file);
+    try {
+      if (fd === undefined) procFiles.set(file, (fd = fs.openSync(file, 'r')));
+      const length = fs.readSync(fd, procBuffer, 0, procBuffer.length, 0);
+      // Larger than the buffer (/proc/stat of a machine with very many CPUs or interrupts): read it whole.
+      return length < procBuffer.length ? procBuffer.toString('latin1', 0, length) : fs.readFileSync(file, 'latin1');
+    } catch (error) {
+      procFiles.delete(file);
+      if (fd !== undefined) {
+        try {
+          fs.closeSync(fd);
+        } catch {
+          // Closed already.
+        }
+      }
+      if (attempt === 1) throw error;
+    }
+  }
+  return '';
+}
+
+/** Where pids wrap (a sysctl: read each time). 0 when unknown. */
+function pidMax(): number {
+  try {
+    return Number(readProcFile('/proc/sys/kernel/pid_max'));
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The last pid given out, when every process of the tree rooted at `root` has a pid from the root's to
+ * it; undefined when that cannot be known. Pids are handed out in rising
+ * order and wrap at pid_max back to 300; to wrap and climb back past the root, allocation has to pass
+ * over nearly every pid number, each either given out in between (at most the forks counted) or in use
+ * (a task's own pid, or the group or session one names: at most three per task, tasks alive at the
+ * start or forked since). Fewer than that: no wrap, and nothing of the tree lies outside the window.
+ */
+function pidWindowEnd(root: number, since: PidAllocation | undefined): number | undefined {
+  if (!since) return undefined;
+  const now = pidAllocation();
+  const max = pidMax();
+  if (!now || !(max > RESERVED_PIDS) || now.lastPid < root) return undefined;
+  const forks = now.forks - since.forks;
+  if (forks < 0 || forks + 3 * (since.tasks + forks) >= max - RESERVED_PIDS) return undefined;
+  return now.lastPid;
+}
+
+/** The /proc entries in the tree's pid window (see `pidWindowEnd`), or undefined: all of /proc. */
+function treeScope(root: number, since: PidAllocation | undefined): string[] | undefined {
+  const last = pidWindowEnd(root, since);
+  if (last === undefined) return undefined;
+  // Nothing given out since the root: the root alone (the listing is read only for a wider window).
+  if (last === root) return [String(root)];
+  return otherProcesses().filter((entry) => Number(entry) >= root && Number(entry) <= last);
+}
+
 /** The process ids in /proc (Linux) other than this process's own, as /proc names them. */
 function otherProcesses(): string[] {
   try {
@@ -209,10 +315,10 @@ function otherProcesses(): string[] {
 }
 
 /** Live processes (other than this one) with one of `pipes` open: whoever still holds a tree's output. */
-export function pipeHolders(pipes: ReadonlySet<string>): number[] {
+export function pipeHolders(pipes: ReadonlySet<string>, scope?: readonly string[]): number[] {
   if (process.platform !== 'linux' || pipes.size === 0) return [];
   const found: number[] = [];
-  for (const entry of otherProcesses()) {
+  for (const entry of scope ?? otherProcesses()) {
     let fds: string[];
     try {
       fds = fs.readdirSync(`/proc/${entry}/fd`);
@@ -235,11 +341,11 @@ export function pipeHolders(pipes: ReadonlySet<string>): number[] {
  * Live processes (Linux) whose environment carries one of `markers`: what a tree started, even after it
  * left the tree. Only the user's own processes can be read, which are the only ones it could start.
  */
-export function markedProcesses(markers: ReadonlySet<string>): number[] {
+export function markedProcesses(markers: ReadonlySet<string>, scope?: readonly string[]): number[] {
   if (process.platform !== 'linux' || markers.size === 0) return [];
   const needles = [...markers].map((marker) => Buffer.from(`${TREE_MARKER_VARIABLE}=${marker}\0`));
   const found: number[] = [];
-  for (const entry of otherProcesses()) {
+  for (const entry of scope ?? otherProcesses()) {
     let environ: Buffer;
     try {
       environ = fs.readFileSync(`/proc/${entry}/environ`);
@@ -284,12 +390,12 @@ interface ProcStat {
   readonly state: string;
 }
 
-/** Every process as /proc lists it (Linux); empty elsewhere, where the process group kill has to do. */
-export function listProcesses(): ProcStat[] {
+/** Every process as /proc lists it, or those of `scope` (Linux); empty elsewhere, where the process group kill has to do. */
+export function listProcesses(scope?: readonly string[]): ProcStat[] {
   if (process.platform !== 'linux') return [];
-  let entries: string[];
+  let entries: readonly string[];
   try {
-    entries = fs.readdirSync('/proc');
+    entries = scope ?? fs.readdirSync('/proc');
   } catch {
     return [];
   }
@@ -313,9 +419,9 @@ function readStat(pid: number): ProcStat | undefined {
   }
 }
 
-function descendantsOf(root: number): number[] {
+function descendantsOf(root: number, listed: readonly ProcStat[]): number[] {
   const children = new Map<number, number[]>();
-  for (const proc of listProcesses()) {
+  for (const proc of listed) {
     const list = children.get(proc.ppid) ?? [];
     list.push(proc.pid);
     children.set(proc.ppid, list);
@@ -331,8 +437,8 @@ function descendantsOf(root: number): number[] {
   return out;
 }
 
-function groupMembers(pgid: number): number[] {
-  return listProcesses()
+function groupMembers(pgid: number, listed: readonly ProcStat[]): number[] {
+  return listed
     .filter((proc) => proc.pgid === pgid && proc.state !== 'Z')
     .map((proc) => proc.pid);
 }

@@ -10,8 +10,23 @@ const SECRET_NAME_PAIRS: readonly (readonly [string, string])[] = [
   ['API', 'KEY'], ['ACCESS', 'KEY'], ['PRIVATE', 'KEY'], ['SECRET', 'KEY'], ['SIGNING', 'KEY'], ['ENCRYPTION', 'KEY'], ['CLIENT', 'SECRET'],
 ];
 
+/** Names already classified: every Bash call filters the whole environment, whose names rarely change. */
+const classified = new Map<string, boolean>();
+/** The cache is dropped past this many names (an environment with ever new names stays bounded). */
+const CLASSIFIED_MAX_NAMES = 4096;
+
 /** True when a variable's name looks like it holds a secret. */
 export function isSecretEnvName(name: string): boolean {
+  let secret = classified.get(name);
+  if (secret === undefined) {
+    if (classified.size >= CLASSIFIED_MAX_NAMES) classified.clear();
+    secret = classify(name);
+    classified.set(name, secret);
+  }
+  return secret;
+}
+
+function classify(name: string): boolean {
   const parts = name.toUpperCase().split(/[^A-Z0-9]+/).filter(Boolean);
   if (parts.some((part) => SECRET_NAME_PARTS.has(part))) return true;
   return parts.some((part, index) => SECRET_NAME_PAIRS.some(([first, second]) => part === first && parts[index + 1] === second));

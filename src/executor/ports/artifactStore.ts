@@ -14,8 +14,11 @@ export interface ArtifactWrite {
 
 /** An artifact being written chunk by chunk (streamed tool output). */
 export interface ArtifactWriter {
-  /** Resolves when the chunk is handed to the file; rejects when the write failed. */
-  write(text: string): Promise<void>;
+  /**
+   * Resolves when the chunk is handed to the file; rejects when the write failed. Bytes are UTF-8 text;
+   * the caller may reuse their buffer once the promise settled, so a writer must not keep it.
+   */
+  write(text: string | Uint8Array): Promise<void>;
   /** Flushes and closes the file. */
   close(): Promise<ArtifactRef>;
   /** Gives up: closes and deletes the partial file. Never rejects. */

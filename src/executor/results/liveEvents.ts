@@ -26,6 +26,14 @@ export class LiveCallEvents {
 
   addOutput(text: string): void {
     if (this.disposed || text.length === 0) return;
+    if (text.length >= LIVE_OUTPUT_MAX_CHARS) {
+      // The piece alone fills the window: cut it, not the concatenation of everything pending with it.
+      const cut = keepWholeChars(text, text.length - LIVE_OUTPUT_MAX_CHARS);
+      this.skipped += this.output.length + cut;
+      this.output = text.slice(cut);
+      this.schedule();
+      return;
+    }
     this.output += text;
     if (this.output.length > LIVE_OUTPUT_MAX_CHARS) {
       const cut = keepWholeChars(this.output, this.output.length - LIVE_OUTPUT_MAX_CHARS);

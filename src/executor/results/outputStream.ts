@@ -1,6 +1,9 @@
 // Streaming tool output in constant memory (issue 5): chunks are decoded, redacted as a stream,
 // counted, and kept whole only while they are small. Past the spill size the pipeline keeps a
 // head, a tail ring buffer and counts, and writes the redacted stream to an artifact as it arrives.
+// Issue 13: ASCII chunks skip the UTF-8 decoder; artifact writes are batched (what arrives while one
+// write is in flight goes out as one), and backpressure waits only until the backlog is below the mark.
+import { isAscii } from 'node:buffer';
 import type { SpilledText } from '../budget';
 import type { OutputStreamEnd, OutputStreamOptions, ToolOutputStream } from '../contract';
 import type { ArtifactWriter } from '../ports/artifactStore';
@@ -11,6 +14,8 @@ import { TailBuffer } from './tailBuffer';
 
 /** Redacted text waiting for the artifact file past this many chars makes `write` wait (backpressure). */
 export const STREAM_HIGH_WATER_CHARS = 1024 * 1024;
+/** The artifact's write buffers start at this size and grow to the largest batch. */
+const ARTIFACT_BUFFER_MIN_BYTES = 256 * 1024;
 
 export interface OutputCollectorOptions {
   readonly redaction: RedactionStream;
@@ -39,7 +44,11 @@ export type CollectedOutput =
 /** The `ToolOutputStream` a handler writes to. One per call; `finish` is called by the serialize stage. */
 export class OutputCollector implements ToolOutputStream {
   bytesWritten = 0;
-  private readonly decoder = new TextDecoder('utf-8');
+  // The BOM is removed here, at the start of the stream only (chunks may bypass the decoder).
+  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  /** No partial UTF-8 char is pending in the decoder: an ASCII chunk may bypass it. */
+  private decoderClean = true;
+  private decodedAny = false;
   private closed = false;
   private endInfo: OutputStreamEnd | undefined;
   private whole: string[] | undefined = [];
@@ -51,7 +60,17 @@ export class OutputCollector implements ToolOutputStream {
   private endsWithNewline = false;
   private writer: Promise<ArtifactWriter> | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /**
+   * Redacted text waiting for the artifact, encoded as it arrives (so no string of it lives on) into
+   * one of two buffers: one fills while the other is written, and all that gathered goes as one write.
+   */
+  private filling: Buffer | undefined;
+  private filled = 0;
+  private filledChars = 0;
+  private spare: Buffer | undefined;
+  private flushing = false;
   private unwrittenChars = 0;
+  private belowHighWater: Array<() => void> = [];
   private artifactError: string | undefined;
 
   constructor(private readonly config: OutputCollectorOptions) {
@@ -60,17 +79,39 @@ export class OutputCollector implements ToolOutputStream {
 
   write(chunk: string | Uint8Array): Promise<void> {
     if (this.closed) return Promise.resolve();
-    const text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+    const text = typeof chunk === 'string' ? chunk : this.decode(chunk);
     this.bytesWritten += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
     this.accept(this.config.redaction.push(text));
-    return this.unwrittenChars > STREAM_HIGH_WATER_CHARS ? this.writing : Promise.resolve();
+    if (this.unwrittenChars <= STREAM_HIGH_WATER_CHARS) return Promise.resolve();
+    return new Promise((resolve) => this.belowHighWater.push(resolve));
+  }
+
+  /** UTF-8 bytes to text, as `TextDecoder` (stream mode, BOM removed at the start) decodes them. */
+  private decode(chunk: Uint8Array): string {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let text: string;
+    if (this.decoderClean && isAscii(bytes)) {
+      // ASCII reads the same as latin1 and as UTF-8; latin1 is a copy, several times faster than the decoder.
+      text = bytes.toString('latin1');
+    } else {
+      text = this.decoder.decode(bytes, { stream: true });
+      const inside = endsInsideChar(bytes);
+      if (inside !== undefined) this.decoderClean = !inside;
+    }
+    if (!this.decodedAny && text.length > 0) {
+      this.decodedAny = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    return text;
   }
 
   close(end?: OutputStreamEnd): void {
     if (end) this.endInfo = end;
     if (this.closed) return;
     this.closed = true;
-    this.accept(this.config.redaction.push(this.decoder.decode()));
+    let rest = this.decoder.decode();
+    if (!this.decodedAny && rest.charCodeAt(0) === 0xfeff) rest = rest.slice(1);
+    this.accept(this.config.redaction.push(rest));
     this.accept(this.config.redaction.end());
   }
 
@@ -155,19 +196,73 @@ export class OutputCollector implements ToolOutputStream {
 
   private enqueue(text: string): void {
     if (this.artifactError !== undefined) return;
+    const bytes = Buffer.byteLength(text);
+    if (!this.filling || this.filling.length - this.filled < bytes) {
+      const grown = Buffer.allocUnsafe(Math.max(ARTIFACT_BUFFER_MIN_BYTES, 2 * (this.filled + bytes)));
+      if (this.filling) this.filling.copy(grown, 0, 0, this.filled);
+      this.filling = grown;
+    }
+    this.filled += this.filling.write(text, this.filled, bytes, 'utf8');
+    this.filledChars += text.length;
     this.unwrittenChars += text.length;
-    this.writing = this.writing.then(async () => {
-      try {
-        if (this.artifactError !== undefined) return;
-        const writer = await this.writer!;
-        await writer.write(text);
-      } catch (error) {
-        this.artifactError ??= projectErrorMessage(error);
-      } finally {
-        this.unwrittenChars -= text.length;
-      }
-    });
+    if (!this.flushing) this.writing = this.flush();
   }
+
+  /** Writes what gathered, and what gathers while it is written, until none is left. */
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      const writer = await this.writer!;
+      while (this.filled > 0 && this.artifactError === undefined) {
+        const buffer = this.filling!;
+        const length = this.filled;
+        const chars = this.filledChars;
+        this.filling = this.spare;
+        this.spare = undefined;
+        this.filled = 0;
+        this.filledChars = 0;
+        try {
+          await writer.write(buffer.subarray(0, length));
+        } finally {
+          this.spare = buffer;
+          this.unwrittenChars -= chars;
+          this.release();
+        }
+      }
+    } catch (error) {
+      this.artifactError ??= projectErrorMessage(error);
+    } finally {
+      if (this.artifactError !== undefined) {
+        // Nothing more goes to the artifact: drop what waits and let writers go on.
+        this.filling = this.spare = undefined;
+        this.filled = this.filledChars = this.unwrittenChars = 0;
+        this.release();
+      }
+      this.flushing = false;
+    }
+  }
+
+  private release(): void {
+    if (this.unwrittenChars > STREAM_HIGH_WATER_CHARS) return;
+    const waiting = this.belowHighWater;
+    this.belowHighWater = [];
+    for (const resolve of waiting) resolve();
+  }
+}
+
+/**
+ * Whether the decoder may hold a partial char after `bytes`: a lead byte (0xC0 and up) among the last
+ * three (cautious: a complete char there only sends the next chunk through the decoder too). An ASCII
+ * byte, or three continuation bytes, at the end: nothing pending. Fewer bytes than that, all
+ * continuations: undefined (it depends on what came before).
+ */
+function endsInsideChar(bytes: Uint8Array): boolean | undefined {
+  for (let index = bytes.length - 1; index >= 0 && index >= bytes.length - 3; index--) {
+    const byte = bytes[index]!;
+    if (byte < 0x80) return false;
+    if (byte >= 0xc0) return true;
+  }
+  return bytes.length >= 3 ? false : undefined;
 }
 
 function countNewlines(text: string): number {

@@ -4,8 +4,8 @@
 // session ends, `session` is pruned after an age, `project` is kept; a total size cap evicts the
 // oldest artifacts first.
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ArtifactRetention } from '../../executor/contract';
 import type { ArtifactStore, ArtifactWrite, ArtifactWriter } from '../../executor/ports/artifactStore';
@@ -17,6 +17,8 @@ export const ARTIFACT_DIR_MODE = 0o700;
 export const ARTIFACT_FILE_MODE = 0o600;
 /** Default total size of all artifacts under the root (our choice: a few large outputs, not a disk). */
 export const DEFAULT_MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
+/** The smallest buffer a streamed artifact encodes its text into (it grows to the largest write). */
+const WRITE_BUFFER_MIN_BYTES = 64 * 1024;
 /** Default age after which `session` artifacts of past sessions are pruned (a week). */
 export const DEFAULT_SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -64,37 +66,45 @@ export class NodeArtifactStore implements ArtifactStore {
   async openWriter(request: Omit<ArtifactWrite, 'content'>, signal?: AbortSignal): Promise<ArtifactWriter> {
     signal?.throwIfAborted();
     const { folder, fileName, file } = await this.prepare(request);
-    const stream = createWriteStream(file, { mode: ARTIFACT_FILE_MODE, flags: 'wx' });
+    const handle = await open(file, 'wx', ARTIFACT_FILE_MODE);
+    // Text is encoded into one buffer, reused write after write (writes run one at a time); bytes are
+    // written as given, and released once written (the caller may reuse them).
+    let scratch = Buffer.alloc(0);
     let failure: Error | undefined;
-    stream.on('error', (error) => {
-      failure ??= error;
-    });
-    await new Promise<void>((resolve, reject) => {
-      stream.once('open', () => resolve());
-      stream.once('error', reject);
-    });
-    const ready = () => (failure ? Promise.reject(failure) : Promise.resolve());
+    let queue: Promise<void> = Promise.resolve();
+    const writeText = async (text: string | Uint8Array): Promise<void> => {
+      if (failure) throw failure;
+      let bytes: Uint8Array;
+      if (typeof text === 'string') {
+        const needed = Buffer.byteLength(text);
+        if (scratch.length < needed) scratch = Buffer.allocUnsafe(Math.max(needed, WRITE_BUFFER_MIN_BYTES));
+        bytes = scratch.subarray(0, scratch.write(text, 0, needed, 'utf8'));
+      } else {
+        bytes = text;
+      }
+      for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset, bytes.length - offset)).bytesWritten;
+    };
+    const settled = () => queue.catch(() => undefined);
     return {
-      write: async (text) => {
-        await ready();
-        if (stream.write(text)) return;
-        await new Promise<void>((resolve, reject) => {
-          const onError = (error: Error) => reject(error);
-          stream.once('error', onError);
-          stream.once('drain', () => {
-            stream.off('error', onError);
-            resolve();
-          });
+      write: (text) => {
+        const run = queue.then(() => writeText(text));
+        queue = run.catch((error: Error) => {
+          failure ??= error;
         });
+        return run;
       },
       close: async () => {
-        await ready();
-        await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
-        await ready();
+        await settled();
+        if (failure) {
+          await handle.close().catch(() => undefined);
+          throw failure;
+        }
+        await handle.close();
         return this.commit(request, folder, fileName, file);
       },
       abort: async () => {
-        stream.destroy();
+        await settled();
+        await handle.close().catch(() => undefined);
         await rm(file, { force: true }).catch(() => undefined);
       },
     };

@@ -65,6 +65,13 @@ describe('Bash', () => {
     assert.equal(countProcesses(marker), 0);
   });
 
+  it('stops a setsid daemon that redirected its output (no pipe held, not in the group) when the command exits', async () => {
+    const marker = uniqueSleep();
+    const result = await ws.run('Bash', { command: `setsid sleep ${marker} >/dev/null 2>&1 & echo started` });
+    assert.match(result.modelContent, /^started\n\n?\[Exit code 0 after .*\]\n\[1 process the command left running was stopped; use run_in_background/);
+    assert.equal(countProcesses(marker), 0);
+  });
+
   it('does not pass secret-looking variables unless allowed', async () => {
     await ws.dispose();
     ws = makeWorkspace({

@@ -17,6 +17,23 @@ describe('process trees: the environment marker', () => {
     await supervisor.dispose();
   });
 
+  it('finds a setsid daemon that redirected its output (holds no pipe, left the group) after the shell exited', async () => {
+    const supervisor = new ProcessSupervisor();
+    const marker = uniqueSleep();
+    const tree = supervisor.start('/bin/sh', ['-c', `setsid sleep ${marker} >/dev/null 2>&1 & echo started`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const closed = new Promise((resolve) => tree.child.once('close', resolve));
+    tree.child.stdout!.resume();
+    tree.child.stderr!.resume();
+    // Both pipes at EOF and the shell reaped: only the marker still leads to the daemon.
+    await closed;
+    await until(() => countProcesses(marker) === 1);
+    const report = await tree.kill();
+    assert.equal(report.signalled, 1);
+    assert.deepEqual(report.survivors, []);
+    assert.equal(countProcesses(marker), 0);
+    await supervisor.dispose();
+  });
+
   it('gives each tree its own marker, inherited by its children', async () => {
     const supervisor = new ProcessSupervisor();
     const a = supervisor.start('/bin/sh', ['-c', `echo "$${TREE_MARKER_VARIABLE}"`], { stdio: ['ignore', 'pipe', 'ignore'] });

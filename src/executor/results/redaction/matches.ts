@@ -14,7 +14,7 @@ export interface SecretMatch {
   readonly rule: string;
 }
 
-interface Triggered {
+export interface Triggered {
   readonly rule: RedactionRule;
   readonly order: number;
   /** The rule's pattern, sticky: it matches only where `lastIndex` points. */
@@ -80,31 +80,69 @@ function singleChars(trigger: string): string[] | undefined {
 
 type Found = SecretMatch & { order: number };
 
-/** Non-overlapping matches, by position; at one place the earlier rule, then the longer match, wins. */
-export function findSecrets(text: string, compiled: CompiledRules): SecretMatch[] {
-  const found: Found[] = [];
+/**
+ * Where rules are to be tried in a text: trigger hits, each with the rules it triggers (in rule order,
+ * those sharing a `startAt` in a row). `fromScan` marks hits of the trigger regex (as opposed to single chars).
+ */
+export interface TriggerHits {
+  readonly positions: number[];
+  readonly rules: (readonly Triggered[])[];
+  readonly fromScan: boolean[];
+}
+
+export function emptyTriggerHits(): TriggerHits {
+  return { positions: [], rules: [], fromScan: [] };
+}
+
+/**
+ * Adds to `hits` the trigger regex's hits from `scanFrom` on and the single-char triggers' from `charsFrom` on.
+ * A stream that keeps the hits of text it scanned before scans only what is new (see `HoldbackStream`).
+ */
+export function findTriggers(text: string, compiled: CompiledRules, hits: TriggerHits, scanFrom = 0, charsFrom = 0): void {
   const scan = compiled.scan;
   if (scan) {
-    scan.lastIndex = 0;
+    scan.lastIndex = scanFrom;
     for (let hit = scan.exec(text); hit !== null; hit = scan.exec(text)) {
       let group = 1;
       while (hit[group] === undefined) group++;
-      for (const triggered of compiled.byGroup[group - 1]!) tryAt(text, hit.index, triggered, found);
+      hits.positions.push(hit.index);
+      hits.rules.push(compiled.byGroup[group - 1]!);
+      hits.fromScan.push(true);
     }
   }
   for (const { char, rules } of compiled.byChar) {
-    for (let at = text.indexOf(char); at >= 0; at = text.indexOf(char, at + 1)) {
-      // Rules sharing a `startAt` (in a row) are asked once per hit.
-      let lastStartAt: RedactionRule['startAt'];
-      let start = -1;
-      for (const triggered of rules) {
-        const startAt = triggered.rule.startAt;
-        if (startAt !== lastStartAt) {
-          lastStartAt = startAt;
-          start = startAt ? startAt(text, at) : at;
-        }
-        if (start >= 0) matchAt(text, start, triggered, found);
+    for (let at = text.indexOf(char, charsFrom); at >= 0; at = text.indexOf(char, at + 1)) {
+      hits.positions.push(at);
+      hits.rules.push(rules);
+      hits.fromScan.push(false);
+    }
+  }
+}
+
+/** Non-overlapping matches, by position; at one place the earlier rule, then the longer match, wins. */
+export function findSecrets(text: string, compiled: CompiledRules): SecretMatch[] {
+  const hits = emptyTriggerHits();
+  findTriggers(text, compiled, hits);
+  return matchesAt(text, compiled, hits);
+}
+
+/** The rules tried at each of `hits`, and the untriggered rules over the whole text: non-overlapping matches, by position. */
+export function matchesAt(text: string, compiled: CompiledRules, hits: TriggerHits): SecretMatch[] {
+  const found: Found[] = [];
+  for (let index = 0; index < hits.positions.length; index++) {
+    const at = hits.positions[index]!;
+    // Rules sharing a `startAt` (in a row) are asked once per hit.
+    let lastStartAt: RedactionRule['startAt'];
+    let start = -1;
+    let first = true;
+    for (const triggered of hits.rules[index]!) {
+      const startAt = triggered.rule.startAt;
+      if (first || startAt !== lastStartAt) {
+        first = false;
+        lastStartAt = startAt;
+        start = startAt ? startAt(text, at) : at;
       }
+      if (start >= 0) matchAt(text, start, triggered, found);
     }
   }
   for (const { rule, order } of compiled.whole) {
@@ -128,11 +166,6 @@ export function findSecrets(text: string, compiled: CompiledRules): SecretMatch[
     reached = match.end;
   }
   return chosen;
-}
-
-function tryAt(text: string, at: number, triggered: Triggered, found: Found[]): void {
-  const start = triggered.rule.startAt ? triggered.rule.startAt(text, at) : at;
-  if (start >= 0) matchAt(text, start, triggered, found);
 }
 
 function matchAt(text: string, start: number, { rule, order, sticky }: Triggered, found: Found[]): void {

@@ -2,7 +2,7 @@
 // variables, and user patterns; each secret becomes `[REDACTED:<rule>]`. Streams hold back a
 // fixed window so a secret split across chunks is still caught.
 import type { RedactionStream, Redactor } from '../../ports/redactor';
-import { compileRules, findSecrets, replaceSecrets, type CompiledRules } from './matches';
+import { compileRules, emptyTriggerHits, findSecrets, findTriggers, matchesAt, replaceSecrets, type CompiledRules, type TriggerHits } from './matches';
 import { BUILTIN_RULES, MAX_PEM_CHARS, OPEN_SECRET_START, type RedactionRule } from './rules';
 
 /** Values shorter than this are not treated as secrets, even under a secret-looking name (issue 5). */
@@ -84,11 +84,22 @@ function escapeRegExp(text: string): string {
 }
 
 /**
+ * A trigger straddling the end of what was scanned is found again from this far back: longer than any
+ * trigger (the longest, `https://hooks\.slack`, is 19 chars).
+ */
+const TRIGGER_OVERLAP_CHARS = 64;
+
+/**
  * Emits all but the last `holdback` chars of what it has, never cutting inside a match or after
- * the start of a PEM key whose END has not arrived, nor inside a surrogate pair.
+ * the start of a PEM key whose END has not arrived, nor inside a surrogate pair. The trigger hits in
+ * what it holds back are kept, so each push scans for triggers only in what is new (the rules are
+ * still tried at every kept hit, over the longer text, so a match cut by a chunk's end grows whole).
  */
 class HoldbackStream implements RedactionStream {
   private pending = '';
+  /** Trigger hits in `pending`, and how much of it was scanned for them. */
+  private hits: TriggerHits = emptyTriggerHits();
+  private scanned = 0;
 
   constructor(
     private readonly rules: CompiledRules,
@@ -99,7 +110,7 @@ class HoldbackStream implements RedactionStream {
     this.pending += chunk;
     if (this.pending.length <= this.holdback * 2) return '';
     const text = this.pending;
-    const matches = findSecrets(text, this.rules);
+    const matches = this.matches(text);
     let cut = text.length - this.holdback;
     cut = Math.min(cut, openSecretStart(text, cut));
     for (let index = matches.length - 1; index >= 0; index--) {
@@ -109,13 +120,47 @@ class HoldbackStream implements RedactionStream {
     if (cut > 0 && isHighSurrogate(text.charCodeAt(cut - 1))) cut--;
     if (cut <= 0) return '';
     this.pending = text.slice(cut);
+    this.keepHitsFrom(cut);
     return replaceSecrets(text, matches, 0, cut);
   }
 
   end(): string {
     const text = this.pending;
+    const matches = text.length === 0 ? [] : this.matches(text);
     this.pending = '';
-    return text.length === 0 ? '' : replaceSecrets(text, findSecrets(text, this.rules));
+    this.hits = emptyTriggerHits();
+    this.scanned = 0;
+    return text.length === 0 ? '' : replaceSecrets(text, matches);
+  }
+
+  /** Scans what is new in `text` (the pending text) for triggers, then finds the matches. */
+  private matches(text: string): ReturnType<typeof matchesAt> {
+    const rescanFrom = Math.max(0, this.scanned - TRIGGER_OVERLAP_CHARS);
+    // Regex hits near the old end are found again (one may have been cut there); single chars need no overlap.
+    this.keepHits((position, fromScan) => !fromScan || position < rescanFrom);
+    findTriggers(text, this.rules, this.hits, rescanFrom, this.scanned);
+    this.scanned = text.length;
+    return matchesAt(text, this.rules, this.hits);
+  }
+
+  /** Keeps the hits at or after `cut`, moved as the text now starts there. */
+  private keepHitsFrom(cut: number): void {
+    this.keepHits((position) => position >= cut, cut);
+    this.scanned -= cut;
+  }
+
+  /** Keeps, in place, the hits `keep` accepts, moved back by `shift`. */
+  private keepHits(keep: (position: number, fromScan: boolean) => boolean, shift = 0): void {
+    const { positions, rules, fromScan } = this.hits;
+    let kept = 0;
+    for (let index = 0; index < positions.length; index++) {
+      if (!keep(positions[index]!, fromScan[index]!)) continue;
+      positions[kept] = positions[index]! - shift;
+      rules[kept] = rules[index]!;
+      fromScan[kept] = fromScan[index]!;
+      kept++;
+    }
+    positions.length = rules.length = fromScan.length = kept;
   }
 }
 

@@ -8,6 +8,8 @@ import type { ToolContext, ToolDefinition } from '../../../../src/executor/contr
 import type { ArtifactStore } from '../../../../src/executor/ports/artifactStore';
 import { BASH_OUTPUT_MAX_BYTES } from '../../../../src/executor/results/displays/bashOutput';
 import { createRedactor } from '../../../../src/executor/results/redaction/redactor';
+import { OutputCollector } from '../../../../src/executor/results/outputStream';
+import { TailBuffer } from '../../../../src/executor/results/tailBuffer';
 import { NodeArtifactStore } from '../../../../src/node/artifacts/nodeArtifactStore';
 import { ModePolicy } from '../../../../src/executor/modePolicy';
 import { makeExecutor as makeBaseExecutor, tool } from '../fixtures';
@@ -212,6 +214,56 @@ describe('streamed output', () => {
         assert.equal(result.modelContent, text, `run ${run}: a small stream is kept whole`);
       }
       if (result.artifact) assert.equal(readFileSync(result.artifact.path, 'utf8'), text);
+    }
+  });
+});
+
+describe('streamed output: decoding', () => {
+  const identity = { push: (chunk: string) => chunk, end: () => '' };
+  const pieces = [
+    Buffer.from('a'),
+    Buffer.from('\n'),
+    Buffer.from('xyz'),
+    Buffer.from('é'),
+    Buffer.from('€'),
+    Buffer.from('😀'),
+    Buffer.from([0xef, 0xbb, 0xbf]), // a BOM: removed only at the very start
+    Buffer.from([0x80]), // a stray continuation byte
+    Buffer.from([0xf0]), // a lead byte with nothing after it
+    Buffer.from([0xe2, 0x82]), // half of a 3-byte char
+  ];
+
+  it('reads bytes as one TextDecoder over the whole stream does, however they are cut (ASCII chunks bypass the decoder)', async () => {
+    const next = random(13);
+    for (let trial = 0; trial < 3000; trial++) {
+      const bytes = Buffer.concat(Array.from({ length: 1 + Math.floor(next() * 12) }, () => pieces[Math.floor(next() * pieces.length)]!));
+      const collector = new OutputCollector({ redaction: identity, spillAtChars: 1e9, headChars: 1e9, tailChars: 1e9 });
+      for (let at = 0; at < bytes.length; ) {
+        const length = Math.floor(next() * 5);
+        await collector.write(bytes.subarray(at, at + length));
+        at += length;
+      }
+      const collected = await collector.finish('');
+      assert.equal(collected.kind, 'whole');
+      if (collected.kind === 'whole') assert.equal(collected.text, new TextDecoder().decode(bytes), `bytes ${bytes.toString('hex')}`);
+    }
+  });
+});
+
+describe('TailBuffer', () => {
+  it('keeps the last N chars of whatever was pushed, in pieces of any size', () => {
+    const next = random(7);
+    for (let trial = 0; trial < 300; trial++) {
+      const capacity = 1 + Math.floor(next() * (next() < 0.5 ? 50 : 9000));
+      const tail = new TailBuffer(capacity);
+      let all = '';
+      for (let push = Math.floor(next() * 3000); push > 0; push--) {
+        const piece = 'abcdefghij'.repeat(100).slice(0, Math.floor(next() * (next() < 0.1 ? (next() < 0.1 ? 1000 : 80) : 4)));
+        tail.push(piece);
+        all += piece;
+        if (next() < 0.02) assert.equal(tail.text(), all.slice(Math.max(0, all.length - capacity)));
+      }
+      assert.equal(tail.text(), all.slice(Math.max(0, all.length - capacity)));
     }
   });
 });
