@@ -93,6 +93,13 @@ export async function realLocation(absolute: string, hops = 0): Promise<string> 
   } catch {
     // Something is missing or dangling below.
   }
+  // Most often only the last name is missing (a file about to be written, a word that names no file):
+  // its folder's real path and the name, once the name is no (dangling) link. Both asked at once.
+  const parent = path.dirname(absolute);
+  if (parent !== absolute && !/(?:^|\/)\.{1,2}(?:\/|$)/.test(absolute)) {
+    const [realParent, link] = await Promise.all([realpath(parent).catch(() => undefined), readLinkTarget(absolute)]);
+    if (realParent !== undefined && link === undefined) return path.join(realParent, path.basename(absolute));
+  }
   const components = absolute.split('/').filter((component) => component !== '' && component !== '.');
   let current = path.parse(absolute).root || '/';
   for (let index = 0; index < components.length; index += 1) {

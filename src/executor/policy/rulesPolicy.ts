@@ -127,10 +127,11 @@ export class RulesPolicy implements PermissionPolicy {
 
   async evaluate(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
     // Only paths are compared with the folders; calls without one touch no file system here. When the
-    // call may name one, the folders are resolved while its paths are (issue 13: one wait instead of two).
+    // call names a path, the folders are resolved while it is (issue 13: one wait instead of two); a
+    // command seldom names one (\`echo hi\` does not), so its folders wait until a check needs them.
     const subjects = subjectsOf(request.tool, request.input);
-    const mayNamePaths = subjects.ok && subjects.subjects.some((subject) => subject.kind !== 'url');
-    const resolving = mayNamePaths ? realFolders([...request.workspaceFolders, ...this.additionalDirectories]) : undefined;
+    const namesPath = subjects.ok && subjects.subjects.some((subject) => subject.kind === 'path');
+    const resolving = namesPath ? realFolders([...request.workspaceFolders, ...this.additionalDirectories]) : undefined;
     // Awaited below only when a path check needs it; a rejection is never left unhandled.
     resolving?.catch(() => {});
     const checks = await this.checksOf(request, signal);
