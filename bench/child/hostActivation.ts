@@ -17,8 +17,6 @@ const EXTENSION_ID = 'agent-tool-executor.agent-tool-executor';
 const DISPLAY_NAME = 'Agent Tool Executor';
 /** A start takes about 20 s (server, workbench, activation about 10 s after it shows); this bounds a hang. */
 const BACKSTOP_MS = 180_000;
-/** The Running Extensions list is virtual: rows out of view are not in the DOM; scroll at most this often. */
-const SCROLL_STEPS = 30;
 
 export interface HostActivation {
   /** Running Extensions' "Activation: N ms" (VS Code shows code loading + activate call). */
@@ -31,25 +29,6 @@ export interface HostActivation {
   readonly event: string;
   readonly eager: boolean;
   readonly screenshots: readonly string[];
-}
-
-/** Our row of the Running Extensions editor (it opens as a modal editor in 1.139), scrolled into the DOM. */
-async function runningExtensionsText(page: Page): Promise<string> {
-  const list = page.locator('.runtime-extensions-editor .monaco-list').first();
-  await list.waitFor();
-  const time = page
-    .locator('.runtime-extensions-editor .monaco-list-row', { has: page.locator('.desc .name', { hasText: DISPLAY_NAME }) })
-    .locator('.time .activation-time');
-  for (let step = 0; (await time.count()) === 0; step++) {
-    if (step >= SCROLL_STEPS) throw new Error(`no ${DISPLAY_NAME} row in Running Extensions`);
-    await list.hover();
-    await page.mouse.wheel(0, 280);
-    await page.waitForTimeout(100);
-  }
-  await time.scrollIntoViewIfNeeded();
-  // "Activating..." until the host reports the times.
-  await page.waitForFunction((element) => /Activation: \d+ms/.test(element?.textContent ?? ''), await time.elementHandle());
-  return (await time.textContent()) ?? '';
 }
 
 /** The whole text of the Startup Performance editor (a read-only markdown document, `perf:` scheme). */
@@ -101,8 +80,7 @@ async function main(): Promise<void> {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     // Wide enough for the screenshot to show our table row up to its Finish Activate column.
     await page.setViewportSize({ width: 1920, height: 900 });
-    await workbench.runCommand('Developer: Show Running Extensions');
-    const running = await runningExtensionsText(page);
+    const running = (await (await workbench.runningExtension(DISPLAY_NAME)).locator('.time .activation-time').textContent()) ?? '';
     const runningShot = await workbench.screenshot(`bench-host-activation-running-${suffix}`);
     await page.keyboard.press('Escape');
     await workbench.runCommand('Developer: Startup Performance');
