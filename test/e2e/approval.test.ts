@@ -108,3 +108,14 @@ test('Cancel on the approval dialog is a denial', () =>
     assert.equal(fs.existsSync(path.join(workbench.workspace, 'cancelled.txt')), false);
     await workbench.closeAllEditors();
   }));
+
+test('Developer: Show Running Extensions lists the extension as activated after start-up, with no uncaught errors', () =>
+  workbench.steps('running-extensions', async () => {
+    const row = await workbench.runningExtension('Agent Tool Executor');
+    // VS Code shows "Startup Activation" for eager (`*`) extensions; onStartupFinished is not eager.
+    assert.match((await row.locator('.time .activation-time').textContent()) ?? '', /^Activation: \d+ms$/);
+    // An extension whose code threw where VS Code caught it shows "$(bug) N uncaught errors" here.
+    assert.doesNotMatch((await row.locator('.desc .msg').textContent()) ?? '', /uncaught error/i);
+    await workbench.screenshot('running-extensions');
+    await workbench.page.keyboard.press('Escape');
+  }));

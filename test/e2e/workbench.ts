@@ -18,6 +18,8 @@ const ACTIVATED_LINE = /\[info\] activated \{/;
 /** A quick input opens within milliseconds; one closed under us is reopened this often. */
 const QUICK_INPUT_TIMEOUT_MS = 5_000;
 const QUICK_INPUT_ATTEMPTS = 3;
+/** Running Extensions lists about 20 extensions, 70 px a row; scroll its list at most this often. */
+const RUNNING_EXTENSIONS_SCROLLS = 30;
 
 export class Workbench {
   private constructor(
@@ -121,6 +123,28 @@ export class Workbench {
         await this.page.keyboard.press('Escape');
       }
     }
+  }
+
+  /**
+   * Opens Developer: Show Running Extensions (a modal editor in 1.139) and returns the row of the
+   * extension shown as `displayName`, once VS Code reports its activation time ("Activation: N ms",
+   * its code loading + activate call; "Activating..." before). The list is virtual: rows out of view
+   * are not in the DOM, so it is scrolled until the row is.
+   */
+  async runningExtension(displayName: string): Promise<Locator> {
+    await this.runCommand('Developer: Show Running Extensions');
+    const list = this.page.locator('.runtime-extensions-editor .monaco-list').first();
+    await list.waitFor();
+    const row = this.page.locator('.runtime-extensions-editor .monaco-list-row', { has: this.page.locator('.desc .name', { hasText: displayName }) });
+    for (let step = 0; (await row.count()) === 0; step++) {
+      if (step >= RUNNING_EXTENSIONS_SCROLLS) throw new Error(`no ${displayName} in Running Extensions`);
+      await list.hover();
+      await this.page.mouse.wheel(0, 280);
+      await this.page.waitForTimeout(100);
+    }
+    await row.scrollIntoViewIfNeeded();
+    await this.page.waitForFunction((element) => /Activation: \d+ms/.test(element?.textContent ?? ''), await row.locator('.time .activation-time').elementHandle());
+    return row;
   }
 
   /** The active tab of a resource whose file name contains `nameContains`. */

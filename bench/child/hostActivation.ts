@@ -1,0 +1,117 @@
+// Child of the bundle row: one start of the real VS Code (the server code-server 4.139.1 bundles, so
+// a fresh extension host) with build/agent-tool-executor.vsix installed, the workbench in headless
+// Chromium, exactly as the end-to-end tests start it (test/e2e/workbench.ts). Once the extension has
+// activated (onStartupFinished), it reads the activation times VS Code's extension host measured
+// itself (ExtensionActivationTimes) from two views of the workbench:
+//   - "Developer: Show Running Extensions": our row's `.activation-time` ("Activation: N ms", which is
+//     code loading + activate call), read from the DOM;
+//   - "Developer: Startup Performance": the row of its "Extension Activation Stats" table (Load Code,
+//     Call Activate, Finish Activate), read as the editor's text (select all, copy).
+// Saves a screenshot of each to test-results/ and prints one JSON line. Every process it starts ends.
+// Usage: node out/bench/child/hostActivation.js [screenshot-suffix]
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { Workbench } from '../../test/e2e/workbench';
+
+const EXTENSION_ID = 'agent-tool-executor.agent-tool-executor';
+const DISPLAY_NAME = 'Agent Tool Executor';
+/** A start takes about 20 s (server, workbench, activation about 10 s after it shows); this bounds a hang. */
+const BACKSTOP_MS = 180_000;
+
+export interface HostActivation {
+  /** Running Extensions' "Activation: N ms" (VS Code shows code loading + activate call). */
+  readonly runningViewMs: number;
+  /** Startup Performance's Load Code, Call Activate and Finish Activate (ms, as VS Code rounds them). */
+  readonly codeLoadingMs: number;
+  readonly activateCallMs: number;
+  readonly activateResolvedMs: number;
+  /** The activation event VS Code reports (`onStartupFinished`) and whether it counts it as eager. */
+  readonly event: string;
+  readonly eager: boolean;
+  readonly screenshots: readonly string[];
+}
+
+/** The whole text of the Startup Performance editor (a read-only markdown document, `perf:` scheme). */
+async function startupPerformanceText(page: Page): Promise<string> {
+  await page.locator('.tabs-container .tab.active', { hasText: 'Startup Performance' }).waitFor();
+  const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+  await editor.locator('.view-lines').getByText('## System Info').waitFor();
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('ControlOrMeta+C');
+  return page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+}
+
+/** Our row of "Extension Activation Stats", checked against the table's header. */
+function statsRow(text: string): { codeLoadingMs: number; activateCallMs: number; activateResolvedMs: number; event: string; eager: boolean } {
+  const lines = text.split(/\r?\n/);
+  const cells = (line: string) => line.split('|').slice(1, -1).map((cell) => cell.trim());
+  const heading = lines.findIndex((line) => line.trim() === '## Extension Activation Stats');
+  if (heading < 0) throw new Error('no "Extension Activation Stats" in Startup Performance');
+  const headerIndex = lines.findIndex((line, index) => index > heading && line.startsWith('|'));
+  const header = cells(lines[headerIndex] ?? '');
+  const expected = ['Extension', 'Eager', 'Load Code', 'Call Activate', 'Finish Activate', 'Event', 'By'];
+  if (header.join() !== expected.join()) throw new Error(`unexpected Extension Activation Stats header: ${header.join(', ')}`);
+  const rowIndex = lines.findIndex((line, index) => index > headerIndex && cells(line)[0] === EXTENSION_ID);
+  if (rowIndex < 0) throw new Error(`${EXTENSION_ID} is not in Extension Activation Stats`);
+  const row = cells(lines[rowIndex]!);
+  const number = (cell: string | undefined) => {
+    const value = Number(cell);
+    if (cell === undefined || cell === '' || !Number.isFinite(value)) throw new Error(`not a number in ${lines[rowIndex]}`);
+    return value;
+  };
+  return { codeLoadingMs: number(row[2]), activateCallMs: number(row[3]), activateResolvedMs: number(row[4]), event: row[5] ?? '', eager: row[1] === 'true' };
+}
+
+async function main(): Promise<void> {
+  const suffix = process.argv[2] ?? '1';
+  const backstop = setTimeout(() => {
+    process.stderr.write(`host activation: no result within ${BACKSTOP_MS} ms\n`);
+    // The harness's handler kills every group and tagged process this process started, then exits.
+    process.kill(process.pid, 'SIGTERM');
+  }, BACKSTOP_MS);
+  backstop.unref();
+  // Waits until the extension's log says it activated (test/e2e/workbench.ts).
+  const workbench = await Workbench.start();
+  let result: HostActivation | undefined;
+  let failure: unknown;
+  try {
+    const page = workbench.page;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    // Wide enough for the screenshot to show our table row up to its Finish Activate column.
+    await page.setViewportSize({ width: 1920, height: 900 });
+    const running = (await (await workbench.runningExtension(DISPLAY_NAME)).locator('.time .activation-time').textContent()) ?? '';
+    const runningShot = await workbench.screenshot(`bench-host-activation-running-${suffix}`);
+    await page.keyboard.press('Escape');
+    await workbench.runCommand('Developer: Startup Performance');
+    const stats = statsRow(await startupPerformanceText(page));
+    // Find our id (its first match is our row of the table; the document is regenerated as extensions
+    // activate, so its line may move), so the screenshot shows the numbers read, highlighted.
+    // Typing reveals the first match after the cursor (Enter would go on to the row's last cell).
+    await page.keyboard.press('ControlOrMeta+Home');
+    await page.keyboard.press('ControlOrMeta+F');
+    await page.locator('.editor-group-container.active .find-widget textarea, .editor-group-container.active .find-widget input').first().fill(`| ${EXTENSION_ID} `);
+    await page.waitForTimeout(300);
+    const perfShot = await workbench.screenshot(`bench-host-activation-perf-${suffix}`);
+    const match = /Activation: (\d+)ms/.exec(running);
+    if (!match) throw new Error(`unexpected Running Extensions text: ${running}`);
+    result = { runningViewMs: Number(match[1]), ...stats, screenshots: [runningShot, perfShot].map((file) => path.relative(process.cwd(), file)) };
+  } catch (error) {
+    failure = error;
+    await workbench.screenshot(`bench-host-activation-FAILED-${suffix}`).catch(() => undefined);
+  }
+  const left = await workbench.stop();
+  if (left.length > 0) throw new Error(`still running after stop:\n${left.join('\n')}`);
+  if (failure !== undefined) throw failure;
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+if (require.main === module) {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
