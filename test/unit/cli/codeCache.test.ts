@@ -112,6 +112,43 @@ describe('tool-exec code cache', { skip: nodesOwn && "this Node has module.enabl
     assert.deepEqual(rest(second.stderr), rest(without.stderr));
   });
 
+  it("the main file runs as its own CommonJS module: stack traces (lines and columns), __filename, __dirname, require, module", () => {
+    const dir = fs.mkdtempSync(path.join(scratch, 'module-'));
+    const mainFile = path.join(dir, 'main.js');
+    fs.writeFileSync(
+      mainFile,
+      [
+        'function one() { throw new Error([__filename, __dirname, module.filename, require.cache[__filename] === module, module.exports === exports, typeof require("node:path").join].join(" ")); }',
+        'try { one(); } catch (error) { process.stdout.write(`${error.stack.split("\\n").slice(0, 3).join("\\n")} ${this === exports}\\n`); }',
+        '  if (process.env.THROW) throw new Error("uncaught");',
+        '',
+      ].join('\n'),
+    );
+    const launcher = path.join(dir, 'launcher.js');
+    fs.writeFileSync(launcher, `require(${JSON.stringify(path.join(repo, 'out', 'src', 'cli', 'codeCache.js'))}).launch(${JSON.stringify(mainFile)});\n`);
+    const { home, dir: cacheDir } = cacheHome();
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: home, TOOL_EXEC_LOG: 'debug' };
+    delete env[NO_CODE_CACHE_ENV];
+    const cacheFile = path.join(cacheDir, cacheFileName(mainFile, cacheKey(fs.readFileSync(mainFile))));
+    // Without a cache (written at its exit 0), from the cache, and from the cache ending with an uncaught error.
+    for (const [throws, cacheLine] of [[false, /^written /], [false, /^used /], [true, /^used /]] as const) {
+      const runEnv = throws ? { ...env, THROW: '1' } : env;
+      const direct = spawnSync(process.execPath, [mainFile], { encoding: 'utf8', env: runEnv });
+      const launched = spawnSync(process.execPath, [launcher], { encoding: 'utf8', env: runEnv });
+      assert.equal(launched.stdout, direct.stdout);
+      assert.match(launched.stdout, new RegExp(`^Error: ${mainFile} ${dir} ${mainFile} true true function\\n    at one \\(${mainFile}:1:24\\)\\n    at Object\\.<anonymous> \\(${mainFile}:2:7\\) true\\n$`));
+      assert.equal(launched.status, direct.status);
+      assert.equal(launched.status, throws ? 1 : 0);
+      const cacheLines = launched.stderr.split('\n').filter((line) => line.includes(' debug code cache: '));
+      assert.equal(cacheLines.length, 1, launched.stderr);
+      assert.match(cacheLines[0]!.slice(cacheLines[0]!.indexOf('code cache: ') + 'code cache: '.length), cacheLine);
+      assert.ok(cacheLines[0]!.includes(cacheFile));
+      // An uncaught error as Node prints it: the line, the caret under the column, the frame.
+      const printed = (stderr: string) => stderr.split('\n').filter((line) => !line.includes(' debug code cache: ')).slice(0, 6);
+      assert.deepEqual(printed(launched.stderr), printed(direct.stderr));
+    }
+  });
+
   it('--help and --version do not write it (a run that did no work would make a poor cache)', () => {
     const { home, dir } = cacheHome();
     const version = runCli(home, ['--version']);
