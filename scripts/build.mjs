@@ -89,6 +89,11 @@ function lazyFile(name, filter, file, from = () => true) {
 const lazyAgentBridge = lazyFile('lazy-agent-bridge', /^\.\/hosted$/, 'agent-bridge.js', (importer) => /[\\/]src[\\/]vscode[\\/]bridge[\\/]agentBridge\.ts$/.test(importer));
 const lazyAcpSdk = lazyFile('lazy-acp-sdk', /^@agentclientprotocol\/sdk$/, 'acp-sdk.js');
 const lazyUnbash = lazyFile('lazy-unbash', /^unbash$/, 'unbash.js');
+/**
+ * The CLI's `import()` of `--tools` modules is `dist/cli-import.js` (src/cli/importModule.ts): the launcher may
+ * compile `cli-main.js` from a V8 code cache, where Node 20 has no `import()` (src/cli/codeCache.ts).
+ */
+const cliImport = lazyFile('cli-import', /^\.\/importModule$/, 'cli-import.js');
 
 /**
  * zod (with the English messages only, below) is `dist/zod.js`, one copy for the extension, the agent bridge
@@ -192,15 +197,18 @@ const targets = [
   { ...common, plugins: [], entryPoints: ['turndown'], outfile: `${outdir}/turndown.js` },
   // What the sandbox stand-in loads; it finds its seccomp helper in `vendor/seccomp/<arch>` beside it.
   { ...common, plugins: [], entryPoints: ['@anthropic-ai/sandbox-runtime'], outfile: `${outdir}/sandbox-runtime.js` },
+  // The CLI proper, which the launcher below loads (with a V8 code cache where it can).
   {
     ...common,
     entryPoints: ['src/cli/main.ts'],
-    outfile: `${outdir}/cli.js`,
-    banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL_SHIM}` },
+    outfile: `${outdir}/cli-main.js`,
     define: { ...common.define, TOOL_EXEC_VERSION: JSON.stringify(version) },
-    // Keep `import()` of --tools modules a real dynamic import (ES modules), not a require.
-    supported: { 'dynamic-import': true },
+    plugins: [...common.plugins, cliImport],
   },
+  // Keep `import()` of --tools modules a real dynamic import (ES modules), not a require.
+  { ...common, plugins: [], banner: {}, define: {}, entryPoints: ['src/cli/importModule.ts'], outfile: `${outdir}/cli-import.js`, supported: { 'dynamic-import': true } },
+  // `tool-exec` (package.json `bin`): a few KB that start `cli-main.js` (src/cli/codeCache.ts).
+  { ...common, plugins: [], banner: { js: '#!/usr/bin/env node' }, define: {}, entryPoints: ['src/cli/launcher.ts'], outfile: `${outdir}/cli.js` },
 ];
 
 cpSync('node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp', `${outdir}/vendor/seccomp`, { recursive: true, filter: (source) => !source.endsWith('.ts') });

@@ -36,9 +36,10 @@ export async function bundleRow(): Promise<Row> {
     .slice(0, 4)
     .map(([name, bytes]) => `${name} ${Math.round(bytes / KIB)}`)
     .join(', ');
-  // Every other bundle beside it but the CLI's is one the extension requires on first use.
+  // Every other bundle beside it but the CLI's (cli.js, the launcher of cli-main.js, and cli-import.js) is one
+  // the extension requires on first use.
   const lazy = readdirSync(outdir)
-    .filter((name) => name.endsWith('.js') && name !== 'extension.js' && name !== 'cli.js')
+    .filter((name) => name.endsWith('.js') && name !== 'extension.js' && !/^cli(?:-main|-import)?\.js$/.test(name))
     .map((name) => [name, statSync(path.join(outdir, name)).size / KIB] as const)
     .sort((a, b) => b[1] - a[1])
     .map(([name, kib]) => `${name} ${Math.round(kib)}`)

@@ -3,12 +3,13 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ToolDefinition } from '../executor/contract';
 import { UsageError } from './args';
+import { importModule } from './importModule';
 
 export async function loadToolModule(specifier: string, cwd: string): Promise<ToolDefinition[]> {
   const path = resolve(cwd, specifier);
   let module: { default?: unknown };
   try {
-    module = (await import(pathToFileURL(path).href)) as { default?: unknown };
+    module = (await importModule(pathToFileURL(path).href)) as { default?: unknown };
   } catch (error) {
     throw new UsageError(`cannot load --tools ${specifier}: ${(error as Error).message ?? String(error)}`);
   }

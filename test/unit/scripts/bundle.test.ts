@@ -75,6 +75,17 @@ describe('production bundles', () => {
     }
   });
 
+  it("cli.js is the launcher of cli-main.js, whose only import() is cli-import.js's", () => {
+    // The launcher (package.json `bin`) bundles nothing but itself; the CLI proper is cli-main.js.
+    const launcher = fs.readFileSync(path.join(outdir, 'cli.js'), 'utf8');
+    assert.ok(launcher.startsWith('#!/usr/bin/env node\n'));
+    assert.deepEqual(inputs('cli.js').filter((input) => !input.startsWith('src/cli/')), []);
+    // cli-main.js may be compiled from a V8 code cache by vm.Script, where Node 20 has no import()
+    // (src/cli/codeCache.ts): a dynamic import in it would fail from the second run on.
+    assert.doesNotMatch(fs.readFileSync(path.join(outdir, 'cli-main.js'), 'utf8'), /(?<![\w$.])import\(/);
+    assert.match(fs.readFileSync(path.join(outdir, 'cli-import.js'), 'utf8'), /(?<![\w$.])import\(/);
+  });
+
   it('loading and activating extension.js loads none of the lazy files', () => {
     // The bench's loader: extension.js in plain Node with a stub `vscode` module, settings unset.
     const child = path.join(ROOT, 'out', 'bench', 'child', 'activate.js');

@@ -1,0 +1,6 @@
+// `dist/cli.js`, the `tool-exec` command: starts the CLI bundle beside it, `dist/cli-main.js`, with a V8 code
+// cache where it can (src/cli/codeCache.ts; issue 13: a fresh CLI process). Only Node built-ins here.
+import * as path from 'node:path';
+import { launch } from './codeCache';
+
+launch(path.join(__dirname, 'cli-main.js'));
