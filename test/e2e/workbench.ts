@@ -39,13 +39,15 @@ export class Workbench {
    */
   static async start(
     files: (workspace: string) => Readonly<Record<string, string>> = () => ({}),
-    options: { readonly copyOf?: string; readonly userSettings?: Readonly<Record<string, unknown>> } = {},
+    options: { readonly copyOf?: string; readonly userSettings?: Readonly<Record<string, unknown>>; readonly cacheHome?: string } = {},
   ): Promise<Workbench> {
     const paths = await loadPaths();
     if (!fs.existsSync(paths.VSIX)) {
       throw new Error(`${paths.VSIX} is missing: run npm run package first`);
     }
-    const scratch = makeScratch('ate-e2e');
+    const fresh = makeScratch('ate-e2e');
+    // `cacheHome`: an XDG cache folder kept across starts (the bench's warm starts use the extension's code cache).
+    const scratch = options.cacheHome ? { ...fresh, env: { ...fresh.env, XDG_CACHE_HOME: options.cacheHome } } : fresh;
     let server: VscodeServer | undefined;
     try {
       await installVsix(paths, scratch, paths.VSIX);

@@ -13,8 +13,6 @@ import { cacheFileName, cacheKey, NO_CODE_CACHE_ENV, writeCache } from '../../..
 
 const repo = path.resolve(__dirname, '../../../..');
 const TOOLS = path.join(repo, 'test', 'fixtures', 'noop-tools.mjs');
-/** The cache is Node's own where Node has module.enableCompileCache (22.1+); these tests are about ours. */
-const nodesOwn = typeof (require('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 let scratch: string;
 let dist: string;
@@ -85,7 +83,7 @@ function cacheFiles(dir: string): string[] {
   return fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith('.v8cache')) : [];
 }
 
-describe('tool-exec code cache', { skip: nodesOwn && "this Node has module.enableCompileCache: the launcher uses Node's compile cache" }, () => {
+describe('tool-exec code cache', () => {
   it('the first run writes it, the next runs use it, and the output is the same as without it', () => {
     const { home, dir } = cacheHome();
     const without = runCli(home, undefined, { [NO_CODE_CACHE_ENV]: '1' });
