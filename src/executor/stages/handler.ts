@@ -117,8 +117,8 @@ function makeContext(state: CallState, deps: ExecutorDeps, abort: CallAbort, dea
 }
 
 /**
- * What a handler gets as `ctx`. A class, not an object of closures, and its live events are made on
- * the first report: most calls never report (issue 13: 1.4 KB allocated per call before).
+ * What a handler gets as `ctx`; its live events are made on the first report: most calls never
+ * report (issue 13: 1.4 KB allocated per call before).
  */
 class CallContext implements ToolContext {
   readonly callId: string;
@@ -153,24 +153,25 @@ class CallContext implements ToolContext {
     return this.abort.signal;
   }
 
-  openOutputStream(options?: OutputStreamOptions): ToolOutputStream {
+  // Arrow functions: a handler may take them off ctx (\`const { progress } = ctx\`).
+  readonly openOutputStream = (options?: OutputStreamOptions): ToolOutputStream => {
     liveEventsOf(this.state, this.deps);
     return openOutputStream(this.state, this.deps, options);
-  }
+  };
 
-  progress(report: ProgressReport | string): void {
+  readonly progress = (report: ProgressReport | string): void => {
     const { message, percent } = typeof report === 'string' ? { message: report, percent: undefined } : report;
     liveEventsOf(this.state, this.deps).setProgress(this.deps.redactor.redact(String(message)), percent);
-  }
+  };
 
-  async admitModelRequest(own?: AbortSignal): Promise<() => void> {
+  readonly admitModelRequest = async (own?: AbortSignal): Promise<() => void> => {
     this.deadline.pause();
     try {
       return await this.deps.admissionGate.acquire(own ? AbortSignal.any([own, this.abort.signal]) : this.abort.signal);
     } finally {
       this.deadline.resume();
     }
-  }
+  };
 }
 
 /** Where reports go once the call's live events were disposed: nowhere. */

@@ -70,6 +70,35 @@ describe('call pipeline: validation and resolveInput', () => {
   });
 });
 
+describe('call pipeline: the context a handler gets', () => {
+  it('works taken apart: progress, openOutputStream and the signal off ctx, and a report after the call ended goes nowhere', async () => {
+    let late: (() => void) | undefined;
+    const { executor } = makeExecutor([
+      tool('Parts', {
+        handler: (_input, ctx) => {
+          const { progress, openOutputStream, signal, callId } = ctx;
+          progress('half way');
+          const stream = openOutputStream();
+          stream.write('streamed\n');
+          late = () => progress('after the end');
+          return { content: `${callId} ${signal.aborted}` };
+        },
+      }),
+    ]);
+    const events: string[] = [];
+    executor.onEvent((event) => {
+      if (event.type === 'toolCallProgress') events.push(event.message);
+    });
+    const result = await executor.execute({ id: 'p1', name: 'Parts', input: {} });
+    assert.equal(result.isError, false, result.modelContent);
+    assert.match(result.modelContent, /^streamed\np1 false/);
+    assert.deepEqual(events, ['half way']);
+    late!();
+    await tick(150);
+    assert.deepEqual(events, ['half way'], 'no event after the result');
+  });
+});
+
 describe('call pipeline: handler crash capture and results', () => {
   for (const [label, thrown, expected] of [
     ['an Error', new Error('assignment to entry in nil map'), 'tool crasher crashed: assignment to entry in nil map'],
