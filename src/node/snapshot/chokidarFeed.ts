@@ -3,6 +3,7 @@
 // Tried and rejected: @parcel/watcher 2.6 (in 3 of 4 runs of `mkdir -p a/b/c/d/e/f && echo > .../x`
 // it reported only `a`, and later changes inside the new tree not at all), and Node 20's recursive
 // fs.watch (one watcher per file, synchronous stats, and no way to skip node_modules).
+import { lstatSync } from 'node:fs';
 import * as path from 'node:path';
 import type { FSWatcher } from 'chokidar';
 import type { FileChangeEvent, FileChangeFeed } from '../../executor/ports/fileChangeFeed';
@@ -102,7 +103,8 @@ export class ChokidarChangeFeed implements FileChangeFeed {
    * (a raw `change` of a path that had an event since `since` needs none: that path is already
    * reported, and chokidar drops a second change within 50 ms), or `WATCH_SETTLE_QUIET_MS` of quiet
    * (a raw change chokidar drops has no event), then, when a folder appeared, for
-   * `WATCH_SETTLE_AFTER_EVENT_MS` of quiet; at most `WATCH_SETTLE_MAX_MS`.
+   * `WATCH_SETTLE_AFTER_EVENT_MS` of quiet; a name that came and went again (the OS sandbox's
+   * placeholders) waits only that long too; at most `WATCH_SETTLE_MAX_MS`.
    */
   async settle(since?: number): Promise<void> {
     if (this.watchers.length === 0) return;
@@ -117,11 +119,13 @@ export class ChokidarChangeFeed implements FileChangeFeed {
       if (now - started >= WATCH_SETTLE_MAX_MS) return;
       this.forgetOld(now);
       const quietFor = now - Math.max(this.lastRawAt, this.lastEventAt);
-      const needed = this.awaitsEvent(since ?? 0)
-        ? WATCH_SETTLE_QUIET_MS
-        : this.lastFolderAddedAt >= (since ?? 0)
-          ? WATCH_SETTLE_AFTER_EVENT_MS
-          : 0;
+      const awaited = this.awaitsEvent(since ?? 0);
+      const needed =
+        awaited === 'event'
+          ? WATCH_SETTLE_QUIET_MS
+          : awaited === 'gone' || this.lastFolderAddedAt >= (since ?? 0)
+            ? WATCH_SETTLE_AFTER_EVENT_MS
+            : 0;
       if (quietFor >= needed) return;
       await this.nextActivity(Math.min(needed - quietFor, WATCH_SETTLE_MAX_MS - (now - started)));
     }
@@ -188,8 +192,14 @@ export class ChokidarChangeFeed implements FileChangeFeed {
     this.wake();
   }
 
-  /** Whether a raw change at or after `since` still waits for its event. */
-  private awaitsEvent(since: number): boolean {
+  /**
+   * Whether a raw change at or after `since` still waits for its event: `event` when one may still
+   * come after a while; `gone` when every waiting change is a name that no longer exists (made and
+   * removed at once, as the OS sandbox does with its placeholders: chokidar reports nothing for
+   * those, and an unlink of a file it knew comes within milliseconds); undefined when none waits.
+   */
+  private awaitsEvent(since: number): 'event' | 'gone' | undefined {
+    let awaited: 'gone' | undefined;
     for (const raws of this.unmatched.values()) {
       for (const raw of raws) {
         if (raw.at < since) continue;
@@ -198,10 +208,11 @@ export class ChokidarChangeFeed implements FileChangeFeed {
           return last !== undefined && (last.sequence > raw.sequence || (raw.change && last.at >= since));
         });
         if (answered) this.matched(raw);
-        else return true;
+        else if (!raw.change && raw.paths.every((candidate) => !exists(candidate))) awaited = 'gone';
+        else return 'event';
       }
     }
-    return false;
+    return awaited;
   }
 
   private matched(raw: RawChange): void {
@@ -252,6 +263,16 @@ interface RawChange {
   /** A content or attribute change (`fs.watch`'s `change`), not a name appearing or going. */
   readonly change: boolean;
   readonly paths: readonly string[];
+}
+
+/** Whether `file` names anything now (a dangling link too). */
+function exists(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** How often old raw changes and events are forgotten. */
