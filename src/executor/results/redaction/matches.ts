@@ -99,52 +99,71 @@ export function emptyTriggerHits(): TriggerHits {
  * A stream that keeps the hits of text it scanned before scans only what is new (see `HoldbackStream`).
  */
 export function findTriggers(text: string, compiled: CompiledRules, hits: TriggerHits, scanFrom = 0, charsFrom = 0): void {
+  visitTriggers(text, compiled, scanFrom, charsFrom, (at, rules, fromScan) => {
+    hits.positions.push(at);
+    hits.rules.push(rules);
+    hits.fromScan.push(fromScan);
+  });
+}
+
+/** Calls `visit` at each trigger hit: the trigger regex's from `scanFrom` on, then the single chars' from `charsFrom` on. */
+function visitTriggers(
+  text: string,
+  compiled: CompiledRules,
+  scanFrom: number,
+  charsFrom: number,
+  visit: (at: number, rules: readonly Triggered[], fromScan: boolean) => void,
+): void {
   const scan = compiled.scan;
   if (scan) {
     scan.lastIndex = scanFrom;
     for (let hit = scan.exec(text); hit !== null; hit = scan.exec(text)) {
       let group = 1;
       while (hit[group] === undefined) group++;
-      hits.positions.push(hit.index);
-      hits.rules.push(compiled.byGroup[group - 1]!);
-      hits.fromScan.push(true);
+      visit(hit.index, compiled.byGroup[group - 1]!, true);
     }
   }
   for (const { char, rules } of compiled.byChar) {
-    for (let at = text.indexOf(char, charsFrom); at >= 0; at = text.indexOf(char, at + 1)) {
-      hits.positions.push(at);
-      hits.rules.push(rules);
-      hits.fromScan.push(false);
-    }
+    for (let at = text.indexOf(char, charsFrom); at >= 0; at = text.indexOf(char, at + 1)) visit(at, rules, false);
   }
 }
 
-/** Non-overlapping matches, by position; at one place the earlier rule, then the longer match, wins. */
+/**
+ * Non-overlapping matches, by position; at one place the earlier rule, then the longer match, wins.
+ * The rules are tried at each hit as it is found: a whole text needs no list of its hits (a stream,
+ * which keeps the hits of what it holds back, uses `findTriggers` and `matchesAt`).
+ */
 export function findSecrets(text: string, compiled: CompiledRules): SecretMatch[] {
-  const hits = emptyTriggerHits();
-  findTriggers(text, compiled, hits);
-  return matchesAt(text, compiled, hits);
+  const found: Found[] = [];
+  visitTriggers(text, compiled, 0, 0, (at, rules) => tryRulesAt(text, at, rules, found));
+  return chosenMatches(text, compiled, found);
 }
 
 /** The rules tried at each of `hits`, and the untriggered rules over the whole text: non-overlapping matches, by position. */
 export function matchesAt(text: string, compiled: CompiledRules, hits: TriggerHits): SecretMatch[] {
   const found: Found[] = [];
-  for (let index = 0; index < hits.positions.length; index++) {
-    const at = hits.positions[index]!;
-    // Rules sharing a `startAt` (in a row) are asked once per hit.
-    let lastStartAt: RedactionRule['startAt'];
-    let start = -1;
-    let first = true;
-    for (const triggered of hits.rules[index]!) {
-      const startAt = triggered.rule.startAt;
-      if (first || startAt !== lastStartAt) {
-        first = false;
-        lastStartAt = startAt;
-        start = startAt ? startAt(text, at) : at;
-      }
-      if (start >= 0) matchAt(text, start, triggered, found);
+  for (let index = 0; index < hits.positions.length; index++) tryRulesAt(text, hits.positions[index]!, hits.rules[index]!, found);
+  return chosenMatches(text, compiled, found);
+}
+
+/** The rules a trigger hit at `at` triggers; rules sharing a `startAt` (in a row) ask it once. */
+function tryRulesAt(text: string, at: number, rules: readonly Triggered[], found: Found[]): void {
+  let lastStartAt: RedactionRule['startAt'];
+  let start = -1;
+  let first = true;
+  for (const triggered of rules) {
+    const startAt = triggered.rule.startAt;
+    if (first || startAt !== lastStartAt) {
+      first = false;
+      lastStartAt = startAt;
+      start = startAt ? startAt(text, at) : at;
     }
+    if (start >= 0) matchAt(text, start, triggered, found);
   }
+}
+
+/** The untriggered rules over the whole text too, then the matches that win, by position. */
+function chosenMatches(text: string, compiled: CompiledRules, found: Found[]): SecretMatch[] {
   for (const { rule, order } of compiled.whole) {
     const pattern = rule.pattern;
     pattern.lastIndex = 0;
