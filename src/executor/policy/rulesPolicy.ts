@@ -128,14 +128,14 @@ export class RulesPolicy implements PermissionPolicy {
   async evaluate(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
     // Only paths are compared with the folders; calls without one touch no file system here. When the
     // call names a path, the folders are resolved while it is (issue 13: one wait instead of two); a
-    // command seldom names one (\`echo hi\` does not), so its folders wait until a check needs them.
+    // command seldom names one (`echo hi` does not), so its folders wait until a check needs them.
     const subjects = subjectsOf(request.tool, request.input);
-    const namesPath = subjects.ok && subjects.subjects.some((subject) => subject.kind === 'path');
-    const resolving = namesPath ? realFolders([...request.workspaceFolders, ...this.additionalDirectories]) : undefined;
+    const resolveFolders = () => realFolders([...request.workspaceFolders, ...this.additionalDirectories]);
+    const resolving = subjects.ok && subjects.subjects.some((subject) => subject.kind === 'path') ? resolveFolders() : undefined;
     // Awaited below only when a path check needs it; a rejection is never left unhandled.
     resolving?.catch(() => {});
-    const checks = await this.checksOf(request, signal);
-    const folders = checks.some((check) => check.kind === 'path') ? await (resolving ?? realFolders([...request.workspaceFolders, ...this.additionalDirectories])) : [];
+    const checks = await this.checksOf(request, signal, subjects);
+    const folders = checks.some((check) => check.kind === 'path') ? await (resolving ?? resolveFolders()) : [];
     signal.throwIfAborted();
     const flags = flagsOf(request.tool);
     const sandboxed = this.sandboxed?.(request) ?? false;
@@ -192,8 +192,7 @@ export class RulesPolicy implements PermissionPolicy {
     return true;
   }
 
-  private async checksOf(request: PermissionRequest, signal: AbortSignal): Promise<Check[]> {
-    const subjects = subjectsOf(request.tool, request.input);
+  private async checksOf(request: PermissionRequest, signal: AbortSignal, subjects = subjectsOf(request.tool, request.input)): Promise<Check[]> {
     if (!subjects.ok) return [{ kind: 'opaque', reason: subjects.reason }];
     const checks: Check[] = [];
     for (const subject of subjects.subjects) {
