@@ -10,6 +10,7 @@ import { createRedactor } from './executor/results/redaction/redactor';
 import { NodeArtifactStore } from './node/artifacts/nodeArtifactStore';
 import { NodeWorkspaceSnapshotter } from './node/snapshot/nodeSnapshotter';
 import { defaultProcessSupervisor, findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
+import type { LaunchInfo } from './extensionLauncher';
 import type { AgentToolExecutorApi } from './vscode/api';
 import { ArtifactOpener } from './vscode/artifactLinks';
 import { DiffLinks } from './vscode/chat/diffLinks';
@@ -38,7 +39,12 @@ const CONFIG_SECTION = 'agentToolExecutor';
 
 let endSession: (() => Promise<void>) | undefined;
 
-export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi {
+/**
+ * `launch`: how `dist/extension.js` loaded this file (src/extensionLauncher.ts); absent when something
+ * loads it directly. Both are logged with `activated`: our own share of VS Code's activation time.
+ */
+export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo): AgentToolExecutorApi {
+  const activateStarted = performance.now();
   const subscriptions = context.subscriptions;
   const channel = vscode.window.createOutputChannel('Agent Tool Executor', { log: true });
   subscriptions.push(channel);
@@ -171,7 +177,10 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
   subscriptions.push({ dispose: () => void deactivate() });
   // The scripted, offline model of `npm start`; registered only while agentToolExecutor.demoModel.enabled is on.
   subscriptions.push(registerDemoModel(logger));
-  logger.info('activated', { sessionId, storage: storageRoot.toString() });
+  // Our own time, measured here: VS Code's "Load Code" of an extension also spans whatever the extension host
+  // runs between starting to load it and loading it, such as the extensions activated before it by the same event.
+  const ownMs = { loadMs: round(launch?.loadMs), activateMs: round(performance.now() - activateStarted) };
+  logger.info('activated', { sessionId, storage: storageRoot.toString(), ...ownMs, codeCache: launch?.codeCache ?? 'not loaded by the launcher' });
 
   const api: AgentToolExecutorApi = {
     executor,
@@ -183,6 +192,11 @@ export function activate(context: vscode.ExtensionContext): AgentToolExecutorApi
     return { ...api, testing: { setApprovalResponder: (responder) => approvalClient.setResponder(responder), storageRoot, reloadPermissions: () => permissions.reload(), permissionRules: () => permissions.rules, removePermissionRule: (rule) => permissions.removeRule(rule), acpPrompt: (name, request, stream, token) => acpChat.handle(request, name, stream, token) } };
   }
   return api;
+}
+
+/** Milliseconds to a tenth, for the log. */
+function round(ms: number | undefined): number | undefined {
+  return ms === undefined ? undefined : Math.round(ms * 10) / 10;
 }
 
 /** Built-in secret formats, secret-named environment values, and the user's patterns (spec §6). */

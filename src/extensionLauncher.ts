@@ -3,21 +3,30 @@
 // loading the code was most of it). The cache is written once, a little after the first activation without
 // one, so it holds what activating compiled. Only Node built-ins here, so this file stays a few KB.
 import * as path from 'node:path';
-import { loadWithCodeCache } from './node/codeCache';
+import { loadWithCodeCache, type LoadedModule } from './node/codeCache';
 
 /** How long after activation the code cache is written: activation and the first requests have compiled by then. */
 export const CODE_CACHE_SAVE_DELAY_MS = 5000;
 
+/** How the extension proper was loaded, for its log (src/extension.ts `activate`). */
+export interface LaunchInfo {
+  /** Loading and running `extension-main.js` (ms): read, code cache, compile, its top level. */
+  readonly loadMs: number;
+  readonly codeCache: LoadedModule['cache'];
+}
+
 interface ExtensionModule {
-  activate(context: unknown): unknown;
+  activate(context: unknown, launch: LaunchInfo): unknown;
   deactivate?(): unknown;
 }
 
+const loadStarted = performance.now();
 const loaded = loadWithCodeCache(path.join(__dirname, 'extension-main.js'));
+const launch: LaunchInfo = { loadMs: performance.now() - loadStarted, codeCache: loaded.cache };
 const main = loaded.module.exports as ExtensionModule;
 
 export function activate(context: unknown): unknown {
-  const api = main.activate(context);
+  const api = main.activate(context, launch);
   setTimeout(() => loaded.save(), CODE_CACHE_SAVE_DELAY_MS).unref();
   return api;
 }

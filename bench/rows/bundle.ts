@@ -1,6 +1,7 @@
 // Row 10: the production extension bundle's size (and its largest packages), the files it loads only on
-// first use (scripts/build.mjs), and load + activate(): in the real extension host, as VS Code measures
-// it (bench/child/hostActivation.ts), and in plain Node with a `vscode` stub (bench/child/activate.ts).
+// first use (scripts/build.mjs), and load + activate(): in the real extension host, as the extension
+// measures itself there and as VS Code shows it (bench/child/hostActivation.ts), and in plain Node with a
+// `vscode` stub (bench/child/activate.ts).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,30 +56,44 @@ export async function bundleRow(): Promise<Row> {
   const host = runs.filter((run) => run.codeCache === 'warm');
   const cold = runs.filter((run) => run.codeCache !== 'warm');
   if (host.length === 0) throw new Error('no host start used the code cache');
-  const ms = (pick: (run: HostActivation) => number) => fmt(stat(host.map(pick)), 0, ' ms');
+  const ms = (pick: (run: HostActivation) => number, digits = 0) => fmt(stat(host.map(pick)), digits, ' ms');
+  // Judged on our own load + activate, as the extension measures it in the host (its `activated` log line).
+  const own = stat(host.map((run) => run.ownLoadMs + run.ownActivateMs));
   const shown = stat(host.map((run) => run.runningViewMs));
-  const coldShown = cold.map((run) => `${run.runningViewMs} ms (${run.codeLoadingMs} + ${run.activateCallMs})`).join(', ');
+  const coldShown = cold.map((run) => `${Math.round(run.ownLoadMs + run.ownActivateMs)} ms (${Math.round(run.ownLoadMs)} + ${Math.round(run.ownActivateMs)}); VS Code: ${run.runningViewMs} ms`).join(', ');
   const events = [...new Set(host.map((run) => `${run.event}${run.eager ? ', eager' : ''}`))].join(', ');
+  // VS Code's Load Code minus our own load, start by start, and what else the same event activated.
+  const gaps = host
+    .map((run) => `${Math.round(run.codeLoadingMs - run.ownLoadMs)} (${run.batchMates.reduce((sum, mate) => sum + mate.codeLoadingMs, 0)})`)
+    .join(', ');
+  const mateIds = [...new Set(host.flatMap((run) => run.batchMates.map((mate) => mate.id)))];
+  const mates = mateIds
+    .map((id) => `${id} ${fmt(stat(host.map((run) => run.batchMates.find((mate) => mate.id === id)?.codeLoadingMs ?? 0)), 0, ' ms')}`)
+    .join(', ');
   return {
     measure: 'extension bundle; load + `activate()`',
     baseline: '—',
     now:
       `${Math.round(size)} KiB (${top} KiB), loaded on first use: ${lazy} KiB; ` +
-      `real extension host (code-server ${CODE_SERVER}, ${host.length} fresh starts with the code cache, ${events}): ${fmt(shown, 0, ' ms')} activation as Running Extensions shows it ` +
-      `= code loading ${ms((run) => run.codeLoadingMs)} + activate call ${ms((run) => run.activateCallMs)}, then activate resolved ${ms((run) => run.activateResolvedMs)}; ` +
+      `real extension host (code-server ${CODE_SERVER}, ${host.length} fresh starts with the code cache, ${events}): ${fmt(own, 1, ' ms')} load + activate as the extension measures itself there ` +
+      `(load ${ms((run) => run.ownLoadMs, 1)} + activate ${ms((run) => run.ownActivateMs, 1)}); ` +
+      `VS Code's Running Extensions shows ${fmt(shown, 0, ' ms')} (Load Code ${ms((run) => run.codeLoadingMs)} + Call Activate ${ms((run) => run.activateCallMs)}): ` +
+      `its Load Code exceeds our load by ${gaps} ms in these starts, about the Load Code of the extensions the same event activated with ours (in parentheses, their sum; ${mates}); ` +
       `the first start, which writes the cache: ${coldShown}; ` +
       `Node with a \`vscode\` stub: ${fmt(stub, 0, ' ms')} load + activate`,
     goal: '≤ 600 KiB; ≤ 30 ms in the real extension host',
-    met: size <= 600 && shown.median <= 30,
+    met: size <= 600 && own.median <= 30,
     note:
       'the size is dist/extension.js (the launcher the manifest names) and dist/extension-main.js (the extension it starts, with a V8 code cache: src/extensionLauncher.ts), which every window loads; the files loaded on first use (agent bridge, ACP SDK, zod, unbash, turndown, sandbox runtime) are listed apart. ' +
-      `The real-host time is VS Code's own measure (ExtensionActivationTimes, taken by the extension host around loading the main module, the \`activate\` call, and the wait for what it returns): ` +
-      `bench/child/hostActivation.ts packages the .vsix (\`npm run package\`), installs it into a fresh VS Code server (code-server ${CODE_SERVER}, its extension host on Node ${NODE_VERSION}) ` +
-      'and opens a scratch workspace in headless Chromium as the end-to-end tests do, waits for the extension to activate (onStartupFinished), then reads our row of ' +
-      '"Developer: Show Running Extensions" (`.runtime-extensions-editor .monaco-list-row .activation-time`, "Activation: N ms" = code loading + activate call; the goal is judged on its median) ' +
-      'and of the "Extension Activation Stats" table of "Developer: Startup Performance" (Load Code, Call Activate, Finish Activate = activate resolved), ' +
-      `with screenshots of both in test-results/bench-host-activation-*.png; each start is a fresh extension host, ${REPEATS + 1} starts, one server and browser at a time, sharing one cache folder (XDG_CACHE_HOME): the first finds no code cache and writes it 5 s after activating, the others load with it, as a user's windows after the first do; the goal is judged on those. ` +
-      '`activate` returns its API synchronously, so activate resolved is only the host awaiting that value, not our code; each part is its own median, so they need not add up. ' +
+      `The real-host time: bench/child/hostActivation.ts packages the .vsix (\`npm run package\`), installs it into a fresh VS Code server (code-server ${CODE_SERVER}, its extension host on Node ${NODE_VERSION}) ` +
+      'and opens a scratch workspace in headless Chromium as the end-to-end tests do, and waits for the extension to activate (onStartupFinished). ' +
+      'It reads our own measure from the extension\'s log line `activated`: the launcher (src/extensionLauncher.ts) times loading and running extension-main.js, and `activate` times itself up to that line; the goal is judged on the median of their sum. ' +
+      'It also reads VS Code\'s measure (ExtensionActivationTimes): our row of "Developer: Show Running Extensions" (`.runtime-extensions-editor .monaco-list-row .activation-time`, "Activation: N ms" = Load Code + Call Activate) ' +
+      'and the "Extension Activation Stats" table of "Developer: Startup Performance" (Load Code, Call Activate, Finish Activate), ' +
+      `with screenshots of both in test-results/bench-host-activation-*.png. VS Code's Load Code is not ours alone: the extension host (code-server ${CODE_SERVER}, \`_doLoadModule\` in extensionHostProcess.js) starts its clock, then awaits the extension's localized messages before it requires the main file, ` +
+      'and the extensions one event activates are started together, so the clock runs on while the others activated by onStartupFinished load their code; our own load is measured around the require itself. ' +
+      `Each start is a fresh extension host, ${REPEATS + 1} starts, one server and browser at a time, sharing one cache folder (XDG_CACHE_HOME): the first finds no code cache and writes it 5 s after activating, the others load with it, as a user's windows after the first do; the goal is judged on those. ` +
+      'Each part is its own median, so they need not add up. ' +
       `The stub time is bench/child/activate.ts: require + \`activate()\` of the bundle in plain Node ${process.versions.node} with a stub \`vscode\` module, ${REPEATS + 2} runs; it includes loading Node built-ins (crypto, child_process, stream, …) for the first time in the process, which the real host may have loaded already`,
   };
 }

@@ -153,6 +153,11 @@ export function writeCache(dir: string, name: string, key: string, data: Uint8Ar
 /** A main file run as a CommonJS module; `save()` writes its code cache when it has none yet (once). */
 export interface LoadedModule {
   readonly module: Module;
+  /**
+   * What the load had: a cache V8 took (`used`), none yet (`missing`: `save()` writes one), one V8 refused
+   * (`rejected`: `save()` replaces it), or no cache at all (`off`: turned off, or no usable directory).
+   */
+  readonly cache: 'used' | 'missing' | 'rejected' | 'off';
   /** Writes the code cache, with what has been compiled until now, if the run had none or V8 rejected it. */
   save(): void;
 }
@@ -164,7 +169,7 @@ export interface LoadedModule {
 export function loadWithCodeCache(mainFile: string, debug: Debug = () => {}): LoadedModule {
   const plain = (): LoadedModule => {
     require(mainFile);
-    return { module: require.cache[mainFile] as Module, save: () => {} };
+    return { module: require.cache[mainFile] as Module, cache: 'off', save: () => {} };
   };
   const off = process.env[NO_CODE_CACHE_ENV];
   if (off && off !== '0') {
@@ -222,5 +227,5 @@ function runWithV8Cache(mainFile: string, source: Buffer, dir: string, debug: De
   const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, __filename: string, __dirname: string) => void;
   wrapper.call(main.exports, main.exports, createRequire(mainFile), main, mainFile, dirname);
   main.loaded = true;
-  return { module: main, save };
+  return { module: main, cache: !('data' in cached) ? 'missing' : script.cachedDataRejected === true ? 'rejected' : 'used', save };
 }

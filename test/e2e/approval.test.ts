@@ -118,4 +118,8 @@ test('Developer: Show Running Extensions lists the extension as activated after 
     assert.doesNotMatch((await row.locator('.desc .msg').textContent()) ?? '', /uncaught error/i);
     await workbench.screenshot('running-extensions');
     await workbench.page.keyboard.press('Escape');
+    // Its log says what its own load and activate took (the bench's real-host row reads them).
+    const fields = workbench.activationFields();
+    for (const name of ['loadMs', 'activateMs']) assert.ok(typeof fields[name] === 'number' && fields[name] >= 0, `${name} in ${JSON.stringify(fields)}`);
+    assert.ok(['used', 'missing', 'rejected', 'off'].includes(String(fields.codeCache)), JSON.stringify(fields));
   }));

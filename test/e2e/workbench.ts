@@ -91,6 +91,13 @@ export class Workbench {
     }
   }
 
+  /** The fields of the extension's `activated` log line (its session, its own load and activate times, …). */
+  activationFields(): Record<string, unknown> {
+    const line = activatedLine(path.join(this.scratch.userData, 'logs'));
+    if (line === undefined) throw new Error('the extension has not logged its activation');
+    return JSON.parse(line) as Record<string, unknown>;
+  }
+
   /** Runs a command from the palette (F1) by its title, as a user would. */
   async runCommand(title: string): Promise<void> {
     await this.quickPick('F1', `>${title}`, title);
@@ -278,9 +285,18 @@ export class Workbench {
 
 /** True once the extension's log file under `logs` has its activation line. */
 function activationLogged(logs: string): boolean {
-  if (!fs.existsSync(logs)) return false;
+  return activatedLine(logs) !== undefined;
+}
+
+/** The extension's `activated` log line (the text from its `{`), if it was written. */
+function activatedLine(logs: string): string | undefined {
+  if (!fs.existsSync(logs)) return undefined;
   const files = (fs.readdirSync(logs, { recursive: true }) as string[]).filter(
     (file) => file.includes('agent-tool-executor.agent-tool-executor') && file.endsWith('.log'),
   );
-  return files.some((file) => ACTIVATED_LINE.test(fs.readFileSync(path.join(logs, file), 'utf8')));
+  for (const file of files) {
+    const line = fs.readFileSync(path.join(logs, file), 'utf8').split('\n').find((text) => ACTIVATED_LINE.test(text));
+    if (line !== undefined) return line.slice(line.indexOf('{'));
+  }
+  return undefined;
 }

@@ -11,7 +11,7 @@ import { after, describe, it } from 'node:test';
 const CODE_CACHE = path.resolve(__dirname, '..', '..', '..', 'src', 'node', 'codeCache.js');
 
 /** Loads `main` through loadWithCodeCache in a child, calls its exported `run()`, saves when `save`; prints what happened. */
-function load(cacheHome: string, main: string, save: boolean): { value: unknown; debug: string[] } {
+function load(cacheHome: string, main: string, save: boolean, off = ''): { value: unknown; cache: string; debug: string[] } {
   const script = `
     const { loadWithCodeCache } = require(${JSON.stringify(CODE_CACHE)});
     const debug = [];
@@ -19,11 +19,11 @@ function load(cacheHome: string, main: string, save: boolean): { value: unknown;
     const value = loaded.module.exports.run();
     if (${save}) loaded.save();
     if (${save}) loaded.save();
-    process.stdout.write(JSON.stringify({ value, debug }));
+    process.stdout.write(JSON.stringify({ value, cache: loaded.cache, debug }));
   `;
-  const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: cacheHome, TOOL_EXEC_NO_CODE_CACHE: '' } });
+  const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: cacheHome, TOOL_EXEC_NO_CODE_CACHE: off } });
   assert.equal(run.status, 0, run.stderr);
-  return JSON.parse(run.stdout) as { value: unknown; debug: string[] };
+  return JSON.parse(run.stdout) as { value: unknown; cache: string; debug: string[] };
 }
 
 describe('loadWithCodeCache', () => {
@@ -36,9 +36,11 @@ describe('loadWithCodeCache', () => {
     fs.writeFileSync(main, "exports.run = () => ({ file: __filename, dir: __dirname, same: module.exports === exports, cached: require.cache[__filename] === module });\n");
     const first = load(cacheHome, main, true);
     assert.deepEqual(first.value, { file: main, dir: root, same: true, cached: true });
+    assert.equal(first.cache, 'missing');
     assert.equal(first.debug.filter((line) => line.startsWith('written ')).length, 1, first.debug.join('\n'));
     const second = load(cacheHome, main, true);
     assert.deepEqual(second.value, first.value);
+    assert.equal(second.cache, 'used');
     assert.ok(second.debug.some((line) => line.startsWith('used ')), second.debug.join('\n'));
     assert.ok(!second.debug.some((line) => line.startsWith('written ')), 'a used cache is not written again');
   });
@@ -51,6 +53,16 @@ describe('loadWithCodeCache', () => {
     fs.writeFileSync(main, 'exports.run = () => "new";\n');
     const changed = load(cacheHome, main, false);
     assert.equal(changed.value, 'new');
+    assert.equal(changed.cache, 'missing');
     assert.ok(!changed.debug.some((line) => line.startsWith('used ')), changed.debug.join('\n'));
+  });
+
+  it('says when no cache was used at all (TOOL_EXEC_NO_CODE_CACHE=1)', () => {
+    const cacheHome = path.join(root, 'cache-c');
+    const main = path.join(root, 'main-c.js');
+    fs.writeFileSync(main, 'exports.run = () => "plain";\n');
+    const plain = load(cacheHome, main, true, '1');
+    assert.deepEqual([plain.value, plain.cache], ['plain', 'off']);
+    assert.ok(!fs.existsSync(path.join(cacheHome, 'agent-tool-executor', 'code-cache')), 'no cache folder when it is off');
   });
 });

@@ -23,4 +23,18 @@ describe('LiveRedactor', () => {
     assert.match(text, /REDACTED/);
     assert.equal(redactor.redact('a PLANT-1'), 'a PLANT-1');
   });
+
+  it('builds the rules on first use, and again at once on reload (a broken pattern is reported as it is saved)', () => {
+    let builds = 0;
+    const redactor = new LiveRedactor(() => {
+      builds++;
+      return createRedactor({ env: {}, patterns: ['PLANT-\\d+'] });
+    });
+    assert.equal(builds, 0);
+    assert.match(redactor.redact('a PLANT-1'), /REDACTED/);
+    redactor.createStream();
+    assert.equal(builds, 1);
+    redactor.reload();
+    assert.equal(builds, 2);
+  });
 });
