@@ -49,6 +49,7 @@ export class Workbench {
     // `cacheHome`: an XDG cache folder kept across starts (the bench's warm starts use the extension's code cache).
     const scratch = options.cacheHome ? { ...fresh, env: { ...fresh.env, XDG_CACHE_HOME: options.cacheHome } } : fresh;
     let server: VscodeServer | undefined;
+    let browser: Browser | undefined;
     try {
       await installVsix(paths, scratch, paths.VSIX);
       if (options.copyOf) fs.cpSync(path.join(paths.REPO_ROOT, options.copyOf), scratch.workspace, { recursive: true });
@@ -62,7 +63,7 @@ export class Workbench {
         fs.writeFileSync(path.join(scratch.workspace, name), text);
       }
       server = await startServer(paths, scratch);
-      const browser = await launchBrowser(paths, scratch);
+      browser = await launchBrowser(paths, scratch);
       const workbench = new Workbench(browser.page, scratch.workspace, paths, scratch, server, browser);
       browser.page.setDefaultTimeout(UI_TIMEOUT_MS);
       await browser.page.goto(server.workbenchUrl(scratch.workspace));
@@ -71,6 +72,8 @@ export class Workbench {
       await workbench.waitForActivation();
       return workbench;
     } catch (error) {
+      // A workbench that did not load (or an extension that did not activate) leaves no browser or server behind.
+      await browser?.close();
       await server?.stop();
       throw error;
     }
