@@ -39,6 +39,7 @@ export class ChokidarChangeFeed implements FileChangeFeed {
   /** Folder → the initial scan of the watcher that watches it. */
   private readonly ready = new Map<string, Promise<void>>();
   private readonly listeners = new Set<(event: FileChangeEvent) => void>();
+  private readonly folderListeners = new Set<(folder: string | undefined) => void>();
   private lastEventAt = 0;
   /** When chokidar last reported a folder that appeared. */
   private lastFolderAddedAt = 0;
@@ -97,6 +98,11 @@ export class ChokidarChangeFeed implements FileChangeFeed {
     return () => this.listeners.delete(listener);
   }
 
+  onFolderChange(listener: (folder: string | undefined) => void): () => void {
+    this.folderListeners.add(listener);
+    return () => this.folderListeners.delete(listener);
+  }
+
   /**
    * Waits for the events of changes already made: none when the kernel reported no change since
    * `since`; else until every raw change since then was followed by chokidar's event for its path
@@ -137,6 +143,7 @@ export class ChokidarChangeFeed implements FileChangeFeed {
 
   async dispose(): Promise<void> {
     this.listeners.clear();
+    this.folderListeners.clear();
     this.unmatched.clear();
     this.lastEventOf.clear();
     for (const wake of [...this.waiting]) wake();
@@ -159,6 +166,11 @@ export class ChokidarChangeFeed implements FileChangeFeed {
     const raws = this.unmatched.get(event.path);
     if (raws) for (const raw of raws) this.matched(raw);
     else this.lastSurprise = sequence;
+    // Also when no raw change came first: chokidar reading a new folder finds what the kernel could not report yet.
+    for (const listener of this.folderListeners) {
+      listener(path.dirname(event.path));
+      if (event.directory) listener(event.path);
+    }
     for (const listener of [...this.listeners]) listener(event);
     this.wake();
   }
@@ -178,6 +190,13 @@ export class ChokidarChangeFeed implements FileChangeFeed {
       const paths = new Set<string>();
       if (typeof name === 'string' && name !== '') paths.add(path.resolve(watched, name));
       if (typeof name !== 'string' || name === '' || path.basename(watched) === name) paths.add(watched);
+      // Any kind, either reading of the name: a folder whose listing may have changed is read again.
+      for (const listener of this.folderListeners) {
+        for (const changed of paths) {
+          listener(changed);
+          listener(path.dirname(changed));
+        }
+      }
       // A skipped folder below a workspace folder is not watched: it has no event to wait for.
       const candidates = [...paths].filter((candidate) => !this.isSkipped(candidate));
       if (candidates.length > 0) {
@@ -188,6 +207,8 @@ export class ChokidarChangeFeed implements FileChangeFeed {
           raws.add(raw);
         }
       }
+    } else {
+      for (const listener of this.folderListeners) listener(undefined);
     }
     this.wake();
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -48,6 +48,18 @@ describe('ChokidarChangeFeed.settle', () => {
       assert.ok(seen.includes(`modified ${path.join('a', 'b', 'c', 'd', 'e', `old-${round}.txt`)}`), `round ${round}: ${seen.join(', ')}`);
       if (round > 0) assert.ok(seen.includes(`deleted top-${round - 1}.txt`), `round ${round}: ${seen.join(', ')}`);
     }
+  });
+
+  it('names the folder of each name created, deleted or renamed by the time it returns', async () => {
+    const folders = new Set<string | undefined>();
+    const stop = feed.onFolderChange((folder) => folders.add(folder));
+    const since = Date.now() - 1;
+    writeFileSync(path.join(root, 'a', 'b', 'listed.txt'), 'x');
+    renameSync(path.join(root, 'a', 'b', 'listed.txt'), path.join(root, 'a', 'b', 'c', 'moved.txt'));
+    await feed.settle(since);
+    stop();
+    assert.ok(folders.has(path.join(root, 'a', 'b')), [...folders].join(', '));
+    assert.ok(folders.has(path.join(root, 'a', 'b', 'c')), [...folders].join(', '));
   });
 
   it('returns only after the event of a folder created before it was called', async () => {

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { formatWorkspaceChanges } from '../../../../src/executor/changes';
 import { ChokidarChangeFeed } from '../../../../src/node/snapshot/chokidarFeed';
 import { createNodeSnapshotter, type NodeWorkspaceSnapshotter } from '../../../../src/node/snapshot/nodeSnapshotter';
+import { LISTING_RACY_MS } from '../../../../src/node/snapshot/walk';
 
 const never = new AbortController().signal;
 
@@ -208,6 +210,26 @@ describe('NodeWorkspaceSnapshotter: one call after another', () => {
     // (An event that arrives after the next call began is that call's: a deletion would be reported.)
     await feed.settle();
     assert.deepEqual(await call(() => write(root, 'keep/during.txt', 'd')), ['created keep/during.txt']);
+  });
+
+  it('reports what changed in folders whose listings an earlier walk kept: in place, created, deleted, renamed', async () => {
+    write(root, 'aged/one/two/same.txt', 'same');
+    write(root, 'aged/one/two/gone.txt', 'gone');
+    write(root, 'aged/one/two/old-name.txt', 'renamed');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const folder of ['', 'aged', 'aged/one', 'aged/one/two']) utimesSync(path.join(root, folder), hourAgo, hourAgo);
+    // Until their ctime (now) is old enough for the walk to keep their listings.
+    await sleep(LISTING_RACY_MS + 20);
+    await call(() => undefined);
+    assert.deepEqual(await call(() => write(root, 'aged/one/two/same.txt', 'same, longer')), ['modified aged/one/two/same.txt']);
+    assert.deepEqual(
+      await call(() => {
+        write(root, 'aged/one/two/new.txt', 'new');
+        unlinkSync(path.join(root, 'aged/one/two/gone.txt'));
+        renameSync(path.join(root, 'aged/one/two/old-name.txt'), path.join(root, 'aged/one/two/new-name.txt'));
+      }),
+      ['created aged/one/two/new-name.txt', 'created aged/one/two/new.txt', 'deleted aged/one/two/gone.txt', 'deleted aged/one/two/old-name.txt'],
+    );
   });
 
   it('does not report to a call a file modified or created right before it began', async () => {
