@@ -6,7 +6,7 @@ import type { FileChangeEvent, FileChangeFeed } from '../../executor/ports/fileC
 import { nullLogger, type Logger } from '../../executor/ports/logger';
 import type { SnapshotSession, WorkspaceSnapshotter } from '../../executor/ports/workspaceSnapshotter';
 import type { WorkspaceChange } from '../../executor/result';
-import { ChokidarChangeFeed } from './chokidarFeed';
+import { FsWatchChangeFeed } from './fsWatchFeed';
 import { diffWorkspace, type EventRecord } from './diff';
 import { SNAPSHOT_MAX_DEPTH, SNAPSHOT_MAX_FILES, walkWorkspace, type ListingCache, type WalkResult } from './walk';
 
@@ -20,7 +20,7 @@ export const WARM_UP_DELAY_MS = 250;
 export const MAX_EVENTS_PER_CALL = 20_000;
 
 export interface NodeSnapshotterOptions {
-  /** Change events merged with the walk. @default a chokidar watcher; `false`: the walk alone (W). */
+  /** Change events merged with the walk. @default an `fs.watch` watcher per folder; `false`: the walk alone (W). */
   readonly feed?: FileChangeFeed | false;
   /** @default 4 (W) */
   readonly maxDepth?: number;
@@ -49,7 +49,7 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
   private unsubscribeFolders: (() => void) | undefined;
 
   constructor(private readonly options: NodeSnapshotterOptions = {}) {
-    this.feed = options.feed === false ? undefined : (options.feed ?? new ChokidarChangeFeed());
+    this.feed = options.feed === false ? undefined : (options.feed ?? new FsWatchChangeFeed());
     this.logger = options.logger ?? nullLogger;
   }
 
@@ -158,7 +158,7 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
   }
 }
 
-/** The CLI's snapshotter: W's walk plus a chokidar watcher. Dispose it when the session ends. */
+/** The CLI's snapshotter: W's walk plus a watcher. Dispose it when the session ends. */
 export function createNodeSnapshotter(options: NodeSnapshotterOptions = {}): NodeWorkspaceSnapshotter {
   return new NodeWorkspaceSnapshotter(options);
 }

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatWorkspaceChanges } from '../../../../src/executor/changes';
-import { ChokidarChangeFeed } from '../../../../src/node/snapshot/chokidarFeed';
+import { FsWatchChangeFeed } from '../../../../src/node/snapshot/fsWatchFeed';
 import { createNodeSnapshotter, type NodeWorkspaceSnapshotter } from '../../../../src/node/snapshot/nodeSnapshotter';
 import { LISTING_RACY_MS } from '../../../../src/node/snapshot/walk';
 
@@ -171,11 +171,11 @@ describe('NodeWorkspaceSnapshotter: beyond the walk (watcher events)', () => {
 // The before-snapshot of a call is the previous call's walk again when the watcher saw no change
 // since: these fail if that walk were reused after a change.
 describe('NodeWorkspaceSnapshotter: one call after another', () => {
-  let feed: ChokidarChangeFeed;
+  let feed: FsWatchChangeFeed;
   let snapshotter: NodeWorkspaceSnapshotter;
   let root: string;
   before(() => {
-    feed = new ChokidarChangeFeed();
+    feed = new FsWatchChangeFeed();
     snapshotter = createNodeSnapshotter({ feed });
     root = workspace();
   });

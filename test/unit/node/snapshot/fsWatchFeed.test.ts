@@ -1,24 +1,25 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FileChangeEvent } from '../../../../src/executor/ports/fileChangeFeed';
-import { ChokidarChangeFeed } from '../../../../src/node/snapshot/chokidarFeed';
+import { FsWatchChangeFeed } from '../../../../src/node/snapshot/fsWatchFeed';
 
 const never = new AbortController().signal;
 
 // settle() must not return before the watcher's event for a change the kernel already reported:
 // the snapshot takes the kind of a change past the walk's limits from that event.
-describe('ChokidarChangeFeed.settle', () => {
-  let feed: ChokidarChangeFeed;
+describe('FsWatchChangeFeed.settle', () => {
+  let feed: FsWatchChangeFeed;
   let root: string;
   before(async () => {
     root = mkdtempSync(path.join(tmpdir(), 'feed-'));
     mkdirSync(path.join(root, 'a', 'b', 'c', 'd', 'e'), { recursive: true });
-    // One file per round: chokidar drops a second change of one file within 50 ms.
+    // One file per round, so each round's modification is its own.
     for (let round = 0; round < 5; round++) writeFileSync(path.join(root, 'a', 'b', 'c', 'd', 'e', `old-${round}.txt`), 'old');
-    feed = new ChokidarChangeFeed();
+    feed = new FsWatchChangeFeed();
     await feed.start([root], never);
   });
   after(async () => {
@@ -69,5 +70,55 @@ describe('ChokidarChangeFeed.settle', () => {
     await feed.settle(since);
     stop();
     assert.ok(seen.includes('created fresh'), seen.join(', '));
+  });
+});
+
+// The watcher follows folders as they come and go; what it reports fills the walk's blind spots.
+describe('FsWatchChangeFeed: folders created, removed and renamed', () => {
+  let feed: FsWatchChangeFeed;
+  let root: string;
+  before(async () => {
+    root = mkdtempSync(path.join(tmpdir(), 'feed-'));
+    feed = new FsWatchChangeFeed();
+    await feed.start([root], never);
+  });
+  after(async () => {
+    await feed.dispose();
+    rmSync(root, { recursive: true, force: true });
+  });
+  const during = async (change: () => void) => {
+    const seen: string[] = [];
+    const stop = feed.onChange((event) => seen.push(`${event.kind} ${path.relative(root, event.path)}${event.directory ? '/' : ''}`));
+    change();
+    await feed.settle();
+    stop();
+    return seen;
+  };
+
+  it('reports every file of a folder tree created in one go, and a file written in it afterwards', async () => {
+    const seen = await during(() => execFileSync('sh', ['-c', 'mkdir -p t/a/b/c/d/e && echo 1 > t/a/one.txt && echo 2 > t/a/b/c/d/e/two.txt'], { cwd: root }));
+    for (const expected of ['created t/', 'created t/a/one.txt', 'created t/a/b/c/d/e/two.txt']) assert.ok(seen.includes(expected), `${expected}: ${seen.join(', ')}`);
+    const next = await during(() => writeFileSync(path.join(root, 't/a/b/c/d/e/three.txt'), '3'));
+    assert.equal(next[0], 'created t/a/b/c/d/e/three.txt', next.join(', '));
+  });
+
+  it('reports each file of a folder removed with its content, and of one renamed, at its old and new path', async () => {
+    execFileSync('sh', ['-c', 'mkdir -p r/x m/y && echo 1 > r/x/f.txt && echo 2 > m/y/g.txt'], { cwd: root });
+    await feed.settle();
+    const removed = await during(() => rmSync(path.join(root, 'r'), { recursive: true }));
+    for (const expected of ['deleted r/x/f.txt', 'deleted r/x/', 'deleted r/']) assert.ok(removed.includes(expected), `${expected}: ${removed.join(', ')}`);
+    const renamed = await during(() => renameSync(path.join(root, 'm'), path.join(root, 'moved')));
+    for (const expected of ['deleted m/y/g.txt', 'created moved/', 'created moved/y/g.txt']) assert.ok(renamed.includes(expected), `${expected}: ${renamed.join(', ')}`);
+    assert.deepEqual(await during(() => writeFileSync(path.join(root, 'moved/y/g.txt'), 'changed')), ['modified moved/y/g.txt']);
+  });
+
+  it('reports nothing for a name that came and went before it was looked at (the OS sandbox placeholders)', async () => {
+    assert.deepEqual(
+      await during(() => {
+        writeFileSync(path.join(root, 'placeholder'), '');
+        unlinkSync(path.join(root, 'placeholder'));
+      }),
+      [],
+    );
   });
 });
