@@ -47,6 +47,8 @@ interface Lookup {
   kernel: boolean;
   /** The kernel reported a content or attribute change (`fs.watch`'s `change`), not a name. */
   change: boolean;
+  /** A watched folder's own watcher named the folder: it went or moved, and that watcher is spent. */
+  self: boolean;
 }
 
 export class FsWatchChangeFeed implements FileChangeFeed {
@@ -125,8 +127,11 @@ export class FsWatchChangeFeed implements FileChangeFeed {
     this.wakeScanned();
   }
 
-  /** Watches a folder, then reads it (in that order: what appears in between is in the listing). */
-  private watchFolder(dir: string, depth: number, report: boolean): void {
+  /**
+   * Watches a folder, then reads it (in that order: what appears in between is in the listing).
+   * `known`: what was known in it, compared with what is there now.
+   */
+  private watchFolder(dir: string, depth: number, report: boolean, known?: ReadonlyMap<string, Known>): void {
     if (this.folders.has(dir)) return;
     let watcher: FSWatcher;
     try {
@@ -137,11 +142,13 @@ export class FsWatchChangeFeed implements FileChangeFeed {
       return;
     }
     watcher.on('error', (error) => this.onWatchError(dir, error));
-    this.folders.set(dir, { watcher, entries: new Map(), depth });
+    this.folders.set(dir, { watcher, entries: new Map(known), depth });
     this.track(
       readdir(dir).then(
         (names) => {
-          for (const name of names) if (!SNAPSHOT_SKIP_DIRS.has(name)) this.lookUp(path.join(dir, name), { report, kernel: false, change: false });
+          for (const name of new Set([...names, ...(known?.keys() ?? [])])) {
+            if (!SNAPSHOT_SKIP_DIRS.has(name)) this.lookUp(path.join(dir, name), { report, kernel: false, change: false, self: false });
+          }
         },
         () => undefined,
       ),
@@ -160,26 +167,26 @@ export class FsWatchChangeFeed implements FileChangeFeed {
         readdir(dir).then(
           (names) => {
             for (const entry of new Set([...names, ...folder.entries.keys()])) {
-              if (!SNAPSHOT_SKIP_DIRS.has(entry)) this.lookUp(path.join(dir, entry), { report: true, kernel: true, change: false });
+              if (!SNAPSHOT_SKIP_DIRS.has(entry)) this.lookUp(path.join(dir, entry), { report: true, kernel: true, change: false, self: false });
             }
           },
-          () => this.lookUp(dir, { report: true, kernel: true, change: false }),
+          () => this.lookUp(dir, { report: true, kernel: true, change: false, self: true }),
         ),
       );
       return;
     }
     const file = path.join(dir, name.toString());
     this.notifyFolder(file);
-    if (!SNAPSHOT_SKIP_DIRS.has(path.basename(file))) this.lookUp(file, { report: true, kernel: true, change: type === 'change' });
-    // The watched folder itself went or moved: inotify names it by its own name.
-    if (name.toString() === path.basename(dir)) this.lookUp(dir, { report: true, kernel: true, change: false });
+    if (!SNAPSHOT_SKIP_DIRS.has(path.basename(file))) this.lookUp(file, { report: true, kernel: true, change: type === 'change', self: false });
+    // The watched folder itself went or moved: inotify names it by its own name (an entry of that name is looked at too).
+    if (name.toString() === path.basename(dir)) this.lookUp(dir, { report: true, kernel: true, change: false, self: true });
   }
 
   private onWatchError(dir: string, error: unknown): void {
     const folder = this.folders.get(dir);
     if (folder) folder.watcher.close();
     // Windows reports a watched folder being deleted as EPERM: its parent's notification tells.
-    if ((error as NodeJS.ErrnoException).code === 'EPERM' && !this.roots.has(dir)) this.lookUp(dir, { report: true, kernel: true, change: false });
+    if ((error as NodeJS.ErrnoException).code === 'EPERM' && !this.roots.has(dir)) this.lookUp(dir, { report: true, kernel: true, change: false, self: true });
     else this.failed = true;
   }
 
@@ -191,6 +198,7 @@ export class FsWatchChangeFeed implements FileChangeFeed {
       running.report ||= ask.report;
       running.kernel ||= ask.kernel;
       running.change ||= ask.change;
+      running.self ||= ask.self;
       return;
     }
     const lookup: Lookup = { again: false, ...ask };
@@ -201,10 +209,12 @@ export class FsWatchChangeFeed implements FileChangeFeed {
       (async () => {
         do {
           lookup.again = false;
-          const { report, kernel, change } = lookup;
+          const { report, kernel, change, self } = lookup;
           lookup.change = false;
+          lookup.self = false;
           const stat = await lstat(file).catch(() => undefined);
           if (generation !== this.generation) return;
+          if (self) this.rewatch(file, stat);
           this.apply(file, stat, report, kernel, change);
         } while (lookup.again);
       })().finally(() => {
@@ -243,6 +253,18 @@ export class FsWatchChangeFeed implements FileChangeFeed {
       emit('created', now.kind === 'dir');
       if (now.kind === 'dir' && parent.depth < WATCH_MAX_DEPTH) this.watchFolder(file, parent.depth + 1, report);
     }
+  }
+
+  /**
+   * After a watched folder's watcher named the folder itself: a folder there now (the same one, or
+   * a new one that got the freed inode number) is watched again and compared with what was known.
+   */
+  private rewatch(dir: string, stat: Stats | undefined): void {
+    const folder = this.folders.get(dir);
+    if (!folder || !stat?.isDirectory()) return;
+    folder.watcher.close();
+    this.folders.delete(dir);
+    this.watchFolder(dir, folder.depth, true, folder.entries);
   }
 
   /** A folder that went: its watcher is closed and everything known in it reported deleted. */

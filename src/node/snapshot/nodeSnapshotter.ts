@@ -83,7 +83,7 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
 
   /**
    * Starts the watcher soon (after `WARM_UP_DELAY_MS`, or at the first `begin`), so the first call
-   * does not pay for its initial scan (about 3 s for 20000 files, see bench/snapshotCost.ts).
+   * does not pay for its initial scan (0.7 s for 20000 files, see bench/snapshotCost.ts).
    * Failures surface, logged, at the first `begin`.
    */
   warmUp(folders: readonly string[]): void {

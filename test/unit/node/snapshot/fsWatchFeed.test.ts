@@ -112,6 +112,16 @@ describe('FsWatchChangeFeed: folders created, removed and renamed', () => {
     assert.deepEqual(await during(() => writeFileSync(path.join(root, 'moved/y/g.txt'), 'changed')), ['modified moved/y/g.txt']);
   });
 
+  it('keeps watching a folder removed and made again at once, which may get the same inode number', async () => {
+    execFileSync('sh', ['-c', 'mkdir -p again/inner/deeper && echo 1 > again/inner/deeper/a.txt'], { cwd: root });
+    await feed.settle();
+    for (let round = 0; round < 5; round++) {
+      await during(() => execFileSync('sh', ['-c', `rm -rf again/inner && mkdir -p again/inner/deeper && echo ${round} > again/inner/deeper/b.txt`], { cwd: root }));
+      const later = await during(() => writeFileSync(path.join(root, 'again/inner/deeper/c.txt'), `${round}`));
+      assert.equal(later[0], 'created again/inner/deeper/c.txt', `round ${round}: ${later.join(', ')}`);
+    }
+  });
+
   it('reports nothing for a name that came and went before it was looked at (the OS sandbox placeholders)', async () => {
     assert.deepEqual(
       await during(() => {
