@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -131,4 +131,60 @@ describe('FsWatchChangeFeed: folders created, removed and renamed', () => {
       [],
     );
   });
+});
+
+// What the events said exists must be what is on disk, whatever order creates, removes and renames come in.
+describe('FsWatchChangeFeed: random creates, removes and renames', () => {
+  const onDisk = (root: string): Set<string> => {
+    const found = new Set<string>();
+    const visit = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        found.add(entry.isDirectory() ? `${full}/` : full);
+        if (entry.isDirectory()) visit(full);
+      }
+    };
+    visit(root);
+    return found;
+  };
+
+  for (const seed of [1, 2, 3]) {
+    it(`agrees with the disk after each round (seed ${seed})`, async () => {
+      const root = mkdtempSync(path.join(tmpdir(), 'feed-random-'));
+      const feed = new FsWatchChangeFeed();
+      try {
+        await feed.start([root], never);
+        const reported = new Set<string>();
+        feed.onChange((event) => {
+          const key = event.directory ? `${event.path}/` : event.path;
+          if (event.kind === 'created') reported.add(key);
+          else if (event.kind === 'deleted') reported.delete(key);
+        });
+        let state = seed;
+        const next = (below: number) => (state = (state * 1103515245 + 12345) % 2147483648) % below;
+        for (let round = 0; round < 15; round++) {
+          const steps: string[] = [];
+          for (let step = 0; step < 20; step++) {
+            const dir = `d${next(3)}/e${next(3)}/f${next(2)}`;
+            const file = `${dir}/x${next(4)}`;
+            const pick = next(8);
+            if (pick < 3) steps.push(`mkdir -p ${dir} && echo ${step} > ${file}`);
+            else if (pick < 4) steps.push(`rm -f ${file}`);
+            else if (pick < 5) steps.push(`rm -rf d${next(3)}/e${next(3)}`);
+            else if (pick < 6) steps.push(`[ -d d${next(3)} ] && rm -rf m && mkdir m && mv d${next(3)} m/z || true`);
+            else if (pick < 7) steps.push(`[ -d m/z ] && rm -rf d${next(3)} && mv m/z d${next(3)} || true`);
+            else steps.push(`[ -f ${file} ] && mv ${file} ${dir}/y${next(3)} || true`);
+          }
+          execFileSync('sh', ['-c', steps.join('; ')], { cwd: root });
+          await feed.settle();
+          const disk = onDisk(root);
+          assert.deepEqual([...reported].filter((key) => !disk.has(key)), [], `round ${round}: reported but gone`);
+          assert.deepEqual([...disk].filter((key) => !reported.has(key)), [], `round ${round}: on disk but not reported`);
+        }
+      } finally {
+        await feed.dispose();
+        rmSync(root, { recursive: true, force: true });
+      }
+    });
+  }
 });

@@ -12,6 +12,15 @@ import { LISTING_RACY_MS } from '../../../../src/node/snapshot/walk';
 
 const never = new AbortController().signal;
 
+function hasPython(): boolean {
+  try {
+    execFileSync('python3', ['-c', 'import mmap'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function workspace(): string {
   return mkdtempSync(path.join(tmpdir(), 'snap-'));
 }
@@ -230,6 +239,17 @@ describe('NodeWorkspaceSnapshotter: one call after another', () => {
       }),
       ['created aged/one/two/new-name.txt', 'created aged/one/two/new.txt', 'deleted aged/one/two/gone.txt', 'deleted aged/one/two/old-name.txt'],
     );
+  });
+
+  it('reports a file written through mmap, which the kernel does not report, in a folder whose listing was kept', { skip: !hasPython() && 'needs python3 for mmap' }, async () => {
+    write(root, 'mapped/m.txt', 'abcdef');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const folder of ['', 'mapped']) utimesSync(path.join(root, folder), hourAgo, hourAgo);
+    utimesSync(path.join(root, 'mapped/m.txt'), hourAgo, hourAgo);
+    await sleep(LISTING_RACY_MS + 20);
+    await call(() => undefined);
+    const mmapWrite = 'import mmap,sys\nwith open(sys.argv[1], "r+b") as f:\n  m = mmap.mmap(f.fileno(), 0)\n  m[0:3] = b"XYZ"\n  m.flush()\n  m.close()';
+    assert.deepEqual(await call(() => execFileSync('python3', ['-c', mmapWrite, path.join(root, 'mapped/m.txt')])), ['modified mapped/m.txt']);
   });
 
   it('does not report to a call a file modified or created right before it began', async () => {
