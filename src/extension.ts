@@ -66,7 +66,7 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   syncFolders();
   subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(syncFolders));
   // W's walk before and after each non-read-only call, plus a watcher for what the walk misses.
-  // The CLI's chokidar feed: VS Code's own watcher (1.139, remote server) did not report writes
+  // The CLI's watcher feed: VS Code's own watcher (1.139, remote server) did not report writes
   // to files in new nested folders in our tests, so it cannot fill the walk's blind spot.
   const snapshotter = new NodeWorkspaceSnapshotter({ logger });
   snapshotter.warmUp(workspaceFolders);

@@ -26,5 +26,12 @@ export interface FileChangeFeed {
    * in between. Undefined once the watcher may have missed changes (an error), or when it cannot tell.
    */
   changeMark?(): number | undefined;
+  /**
+   * Subscribes to the folders whose listing may have changed (a name in them appeared, went or was
+   * renamed), as soon as the kernel reports it, before the watcher's own event (undefined: any
+   * folder may have); returns the unsubscribe function. A walk may reuse what it read of a folder
+   * until then, while `changeMark` is defined (after a watcher error it is not, and this may be silent).
+   */
+  onFolderChange?(listener: (folder: string | undefined) => void): () => void;
   dispose(): Promise<void>;
 }

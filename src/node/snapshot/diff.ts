@@ -109,7 +109,9 @@ function hasAncestorIn(dir: string, set: ReadonlySet<string>): boolean {
   return false;
 }
 
-function union(maps: readonly Map<string, FileStat>[]): Map<string, FileStat> {
+function union(maps: readonly Map<string, FileStat>[]): ReadonlyMap<string, FileStat> {
+  // One workspace folder: its map as it is (issue 13: copying 500 entries twice per call showed in profiles).
+  if (maps.length === 1) return maps[0]!;
   const all = new Map<string, FileStat>();
   for (const map of maps) for (const [key, value] of map) all.set(key, value);
   return all;

@@ -6,9 +6,9 @@ import type { FileChangeEvent, FileChangeFeed } from '../../executor/ports/fileC
 import { nullLogger, type Logger } from '../../executor/ports/logger';
 import type { SnapshotSession, WorkspaceSnapshotter } from '../../executor/ports/workspaceSnapshotter';
 import type { WorkspaceChange } from '../../executor/result';
-import { ChokidarChangeFeed } from './chokidarFeed';
+import { FsWatchChangeFeed } from './fsWatchFeed';
 import { diffWorkspace, type EventRecord } from './diff';
-import { SNAPSHOT_MAX_DEPTH, SNAPSHOT_MAX_FILES, walkWorkspace, type WalkResult } from './walk';
+import { SNAPSHOT_MAX_DEPTH, SNAPSHOT_MAX_FILES, walkWorkspace, type ListingCache, type WalkResult } from './walk';
 
 /**
  * `warmUp` waits this long before the watcher's initial scan starts: a scan of a large workspace
@@ -20,7 +20,7 @@ export const WARM_UP_DELAY_MS = 250;
 export const MAX_EVENTS_PER_CALL = 20_000;
 
 export interface NodeSnapshotterOptions {
-  /** Change events merged with the walk. @default a chokidar watcher; `false`: the walk alone (W). */
+  /** Change events merged with the walk. @default an `fs.watch` watcher per folder; `false`: the walk alone (W). */
   readonly feed?: FileChangeFeed | false;
   /** @default 4 (W) */
   readonly maxDepth?: number;
@@ -40,9 +40,16 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
    * after-snapshot of one call is the before-snapshot of the next).
    */
   private lastWalk: { readonly roots: string; readonly mark: number; readonly walks: readonly WalkResult[] } | undefined;
+  /**
+   * What the walks read of each folder, reused while the folder is unchanged and the watcher, which
+   * drops a folder from it as soon as the kernel reports a change there, is subscribed and sound
+   * (issue 13: a walk of 500 files reads ~70 folders again for one new file).
+   */
+  private readonly listings: ListingCache = new Map();
+  private unsubscribeFolders: (() => void) | undefined;
 
   constructor(private readonly options: NodeSnapshotterOptions = {}) {
-    this.feed = options.feed === false ? undefined : (options.feed ?? new ChokidarChangeFeed());
+    this.feed = options.feed === false ? undefined : (options.feed ?? new FsWatchChangeFeed());
     this.logger = options.logger ?? nullLogger;
   }
 
@@ -76,7 +83,7 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
 
   /**
    * Starts the watcher soon (after `WARM_UP_DELAY_MS`, or at the first `begin`), so the first call
-   * does not pay for its initial scan (about 3 s for 20000 files, see bench/snapshotCost.ts).
+   * does not pay for its initial scan (0.7 s for 20000 files, see bench/snapshotCost.ts).
    * Failures surface, logged, at the first `begin`.
    */
   warmUp(folders: readonly string[]): void {
@@ -94,6 +101,9 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
   /** Stops the watcher. */
   async dispose(): Promise<void> {
     this.lastWalk = undefined;
+    this.unsubscribeFolders?.();
+    this.unsubscribeFolders = undefined;
+    this.listings.clear();
     clearTimeout(this.warmUpTimer);
     this.warmUpTimer = undefined;
     await this.feed?.dispose();
@@ -115,13 +125,15 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
       const last = this.lastWalk;
       if (how.reuse && mark !== undefined && last && last.roots === key && last.mark === mark) return last.walks;
     }
-    const walks = await Promise.all(roots.map((root) => this.walk(root, signal)));
+    const listings = mark !== undefined && this.unsubscribeFolders ? this.listings : undefined;
+    if (!listings) this.listings.clear();
+    const walks = await Promise.all(roots.map((root) => this.walk(root, signal, listings)));
     this.lastWalk = mark === undefined ? undefined : { roots: key, mark, walks };
     return walks;
   }
 
-  private walk(root: string, signal?: AbortSignal) {
-    return walkWorkspace(root, { maxDepth: this.options.maxDepth ?? SNAPSHOT_MAX_DEPTH, maxFiles: this.options.maxFiles ?? SNAPSHOT_MAX_FILES }, signal);
+  private walk(root: string, signal: AbortSignal | undefined, listings: ListingCache | undefined) {
+    return walkWorkspace(root, { maxDepth: this.options.maxDepth ?? SNAPSHOT_MAX_DEPTH, maxFiles: this.options.maxFiles ?? SNAPSHOT_MAX_FILES }, signal, listings);
   }
 
   private async subscribe(roots: readonly string[], events: Map<string, EventRecord>, signal: AbortSignal): Promise<(() => void) | undefined> {
@@ -134,6 +146,10 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
       this.logger.warn('tool.snapshot.watcher_failed', { error: error instanceof Error ? error.message : String(error) });
       return undefined;
     }
+    this.unsubscribeFolders ??= this.feed.onFolderChange?.((folder) => {
+      if (folder === undefined) this.listings.clear();
+      else this.listings.delete(folder);
+    });
     return this.feed.onChange((event: FileChangeEvent) => {
       const known = events.get(event.path);
       if (known) known.last = event.kind;
@@ -142,7 +158,7 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
   }
 }
 
-/** The CLI's snapshotter: W's walk plus a chokidar watcher. Dispose it when the session ends. */
+/** The CLI's snapshotter: W's walk plus a watcher. Dispose it when the session ends. */
 export function createNodeSnapshotter(options: NodeSnapshotterOptions = {}): NodeWorkspaceSnapshotter {
   return new NodeWorkspaceSnapshotter(options);
 }

@@ -1,14 +1,25 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { formatWorkspaceChanges } from '../../../../src/executor/changes';
-import { ChokidarChangeFeed } from '../../../../src/node/snapshot/chokidarFeed';
+import { FsWatchChangeFeed } from '../../../../src/node/snapshot/fsWatchFeed';
 import { createNodeSnapshotter, type NodeWorkspaceSnapshotter } from '../../../../src/node/snapshot/nodeSnapshotter';
+import { LISTING_RACY_MS } from '../../../../src/node/snapshot/walk';
 
 const never = new AbortController().signal;
+
+function hasPython(): boolean {
+  try {
+    execFileSync('python3', ['-c', 'import mmap'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function workspace(): string {
   return mkdtempSync(path.join(tmpdir(), 'snap-'));
@@ -169,11 +180,11 @@ describe('NodeWorkspaceSnapshotter: beyond the walk (watcher events)', () => {
 // The before-snapshot of a call is the previous call's walk again when the watcher saw no change
 // since: these fail if that walk were reused after a change.
 describe('NodeWorkspaceSnapshotter: one call after another', () => {
-  let feed: ChokidarChangeFeed;
+  let feed: FsWatchChangeFeed;
   let snapshotter: NodeWorkspaceSnapshotter;
   let root: string;
   before(() => {
-    feed = new ChokidarChangeFeed();
+    feed = new FsWatchChangeFeed();
     snapshotter = createNodeSnapshotter({ feed });
     root = workspace();
   });
@@ -208,6 +219,37 @@ describe('NodeWorkspaceSnapshotter: one call after another', () => {
     // (An event that arrives after the next call began is that call's: a deletion would be reported.)
     await feed.settle();
     assert.deepEqual(await call(() => write(root, 'keep/during.txt', 'd')), ['created keep/during.txt']);
+  });
+
+  it('reports what changed in folders whose listings an earlier walk kept: in place, created, deleted, renamed', async () => {
+    write(root, 'aged/one/two/same.txt', 'same');
+    write(root, 'aged/one/two/gone.txt', 'gone');
+    write(root, 'aged/one/two/old-name.txt', 'renamed');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const folder of ['', 'aged', 'aged/one', 'aged/one/two']) utimesSync(path.join(root, folder), hourAgo, hourAgo);
+    // Until their ctime (now) is old enough for the walk to keep their listings.
+    await sleep(LISTING_RACY_MS + 20);
+    await call(() => undefined);
+    assert.deepEqual(await call(() => write(root, 'aged/one/two/same.txt', 'same, longer')), ['modified aged/one/two/same.txt']);
+    assert.deepEqual(
+      await call(() => {
+        write(root, 'aged/one/two/new.txt', 'new');
+        unlinkSync(path.join(root, 'aged/one/two/gone.txt'));
+        renameSync(path.join(root, 'aged/one/two/old-name.txt'), path.join(root, 'aged/one/two/new-name.txt'));
+      }),
+      ['created aged/one/two/new-name.txt', 'created aged/one/two/new.txt', 'deleted aged/one/two/gone.txt', 'deleted aged/one/two/old-name.txt'],
+    );
+  });
+
+  it('reports a file written through mmap, which the kernel does not report, in a folder whose listing was kept', { skip: !hasPython() && 'needs python3 for mmap' }, async () => {
+    write(root, 'mapped/m.txt', 'abcdef');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const folder of ['', 'mapped']) utimesSync(path.join(root, folder), hourAgo, hourAgo);
+    utimesSync(path.join(root, 'mapped/m.txt'), hourAgo, hourAgo);
+    await sleep(LISTING_RACY_MS + 20);
+    await call(() => undefined);
+    const mmapWrite = 'import mmap,sys\nwith open(sys.argv[1], "r+b") as f:\n  m = mmap.mmap(f.fileno(), 0)\n  m[0:3] = b"XYZ"\n  m.flush()\n  m.close()';
+    assert.deepEqual(await call(() => execFileSync('python3', ['-c', mmapWrite, path.join(root, 'mapped/m.txt')])), ['modified mapped/m.txt']);
   });
 
   it('does not report to a call a file modified or created right before it began', async () => {
