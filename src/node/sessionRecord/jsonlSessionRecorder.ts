@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SessionRecorder } from '../../executor/ports/sessionRecorder';
 import { safeName } from '../../executor/results/artifactLayout';
-import { SESSION_RECORD_VERSION, type CallRecordEntry, type SessionRecordEntry } from '../../executor/results/sessionRecord';
+import { SESSION_RECORD_VERSION, type SessionRecordEntry } from '../../executor/results/sessionRecord';
 
 /** Owner only, like artifacts. */
 export const SESSION_RECORD_FILE_MODE = 0o600;
@@ -25,21 +25,25 @@ export interface JsonlSessionRecorderOptions {
   readonly workspaceFolders?: readonly string[];
 }
 
+/** A line whose two large strings are escaped when it is written (see `pendingLine`). */
+type PendingLine = string | { readonly head: string; readonly modelContent: string; readonly text: string | undefined };
+
 interface Waiter {
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
 
 /**
- * The file is opened once (append mode) and kept open until `close`. Each line is serialised when
- * `record` is called (the entry as it is then); lines are appended in order by one write at a time,
- * with every line that arrived while it waited. Nothing blocks on the disk (issue 13: the append
- * per call had been made synchronous to save its round trips); `flush` waits until all is written.
+ * The file is opened once (append mode) and kept open until `close`. Each entry is serialised when
+ * `record` is called (as it is then), but for its model content and text: strings cannot change, so
+ * they are escaped with the write, off the call's path. Lines are appended in order by one write at a
+ * time, with every line that arrived while it waited. Nothing blocks on the disk (issue 13: the
+ * append per call had been made synchronous to save its round trips); `flush` waits until all is written.
  */
 export class JsonlSessionRecorder implements SessionRecorder {
   readonly file: string;
   /** Lines not yet handed to a write, and the callers waiting for them. */
-  private pending: string[] = [];
+  private pending: PendingLine[] = [];
   private waiting: Waiter[] = [];
   /** The header's write, then each batch's; undefined before the first entry. */
   private writing: Promise<void> | undefined;
@@ -52,7 +56,7 @@ export class JsonlSessionRecorder implements SessionRecorder {
 
   /** Queues the entry; resolves once it is on disk, rejects if its write failed. */
   record(entry: SessionRecordEntry): Promise<void> {
-    const line = entryLine(entry);
+    const line = pendingLine(entry);
     return new Promise<void>((resolve, reject) => {
       this.pending.push(line);
       this.waiting.push({ resolve, reject });
@@ -99,7 +103,7 @@ export class JsonlSessionRecorder implements SessionRecorder {
       this.pending = [];
       this.waiting = [];
       try {
-        await this.append(lines.length === 1 ? lines[0]! : lines.join(''));
+        await this.append(lines.length === 1 ? lineText(lines[0]!) : lines.map(lineText).join(''));
         for (const waiter of waiting) waiter.resolve();
       } catch (error) {
         for (const waiter of waiting) waiter.reject(error);
@@ -133,13 +137,17 @@ export class JsonlSessionRecorder implements SessionRecorder {
   }
 }
 
-/**
- * The entry as one JSON line. A call's `text` is most often its `modelContent` (a result within its
- * budget): that string is escaped once and written in both places, its two keys last.
- */
-function entryLine(entry: SessionRecordEntry): string {
-  if (entry.type !== 'call' || entry.text !== entry.modelContent) return `${JSON.stringify(entry)}\n`;
-  const { modelContent, text: _text, ...rest } = entry as CallRecordEntry;
-  const quoted = JSON.stringify(modelContent);
-  return `${JSON.stringify(rest).slice(0, -1)},"modelContent":${quoted},"text":${quoted}}\n`;
+/** The entry as a JSON line, but for a call's model content and text, which `lineText` adds last. */
+function pendingLine(entry: SessionRecordEntry): PendingLine {
+  if (entry.type !== 'call') return `${JSON.stringify(entry)}\n`;
+  const { modelContent, text, ...rest } = entry;
+  return { head: JSON.stringify(rest).slice(0, -1), modelContent, text };
+}
+
+/** A call's `text` is most often its `modelContent` (a result within its budget): escaped once, written twice. */
+function lineText(line: PendingLine): string {
+  if (typeof line === 'string') return line;
+  const modelContent = JSON.stringify(line.modelContent);
+  const text = line.text === undefined ? '' : `,"text":${line.text === line.modelContent ? modelContent : JSON.stringify(line.text)}`;
+  return `${line.head},"modelContent":${modelContent}${text}}\n`;
 }

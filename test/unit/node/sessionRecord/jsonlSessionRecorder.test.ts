@@ -106,6 +106,23 @@ describe('JsonlSessionRecorder: writing', () => {
     assert.deepEqual(entries.slice(1), [...recorded, entry('after', 'after close')].map((one) => JSON.parse(JSON.stringify(one))));
   });
 
+  it('records an entry as it was when recorded, whatever happens to its objects before the write', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'record-'));
+    roots.push(root);
+    const recorder = new JsonlSessionRecorder({ dir: root, sessionId: 'snapshot' });
+    const one = entry('c1', 'the text');
+    const written = recorder.record(one);
+    (one.metadata.timing as { totalMs: number }).totalMs = 99;
+    (one.input as { path: string }).path = 'changed';
+    await written;
+    await recorder.close();
+    const [, line] = readFileSync(recorder.file, 'utf8').split('\n');
+    const recorded = JSON.parse(line!) as CallRecordEntry;
+    assert.equal(recorded.metadata.timing.totalMs, 0);
+    assert.deepEqual(recorded.input, { path: '"c1"\t\u2028' });
+    assert.equal(recorded.text, 'the text');
+  });
+
   it('a session file found with a wider mode is made owner-only', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'record-'));
     roots.push(root);
