@@ -1,6 +1,7 @@
 // Rows 1-3: what the pipeline adds to a Read, to `echo hi` through Bash, and to a no-op call.
 import { spawn } from 'node:child_process';
-import { open, readFile, realpath, stat as statFile, writeFile } from 'node:fs/promises';
+import { close, open, read as readFd, realpath, stat as statFile } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { ToolExecutor } from '../../src/executor/executor';
@@ -9,6 +10,11 @@ import { fmt, makeTree, perOpMicros, REPEATS, stat, type Row } from '../lib';
 import { bareExecutor, cliWiredExecutor, type BenchExecutor } from '../wiring';
 
 const READ_OPS = 300;
+
+/** A callback-API call as a promise (what the executor's file system calls use). */
+function callback<T = unknown>(call: (done: (error: Error | null, value?: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => call((error, value) => (error ? reject(error) : resolve(value as T))));
+}
 const ECHO_OPS = 25;
 const NOOP_CALLS = 10_000;
 
@@ -19,18 +25,15 @@ export async function readRow(): Promise<Row> {
   const bare = bareExecutor(workspace);
   const wired = await cliWiredExecutor(workspace);
   const read = (run: BenchExecutor) => (index: number) => run.executor.execute({ id: `r${index}`, name: 'Read', input: { path: file } });
-  // The file system work the pipeline cannot skip, done raw: the policy resolves the file's and the
-  // folder's real paths (at once), then Read stats the file (it must not open a FIFO or a device) and
-  // opens, reads and closes it.
+  // The file system work the pipeline cannot skip, done raw through the same callback API: the policy
+  // resolves the file's real path (the folder that holds it as written needs none), then Read stats
+  // the file (it must not open a FIFO or a device), opens and reads it; the close is not waited for.
   const ioFloor = async () => {
-    await Promise.all([realpath(file), realpath(workspace)]);
-    await statFile(file);
-    const handle = await open(file, 'r');
-    try {
-      await handle.read(Buffer.allocUnsafe(4096), 0, 4096, 0);
-    } finally {
-      await handle.close();
-    }
+    await callback<string>((done) => realpath.native(file, done));
+    await callback((done) => statFile(file, done));
+    const fd = await callback<number>((done) => open(file, 'r', done));
+    await callback((done) => readFd(fd, Buffer.allocUnsafe(4096), 0, 4096, 0, done));
+    close(fd, () => {});
   };
   // Warm up every path (JIT, first-call setup) before timing.
   await perOpMicros(50, () => readFile(file));

@@ -59,9 +59,10 @@ export async function resolvePath(raw: string, folders: readonly string[]): Prom
 }
 
 async function followLinks(raw: string, absolute: string, unnormalised: string): Promise<ResolvedPath> {
-  // Both readings at once (most often they are the same string, read once).
-  const [first, second] = await Promise.all([realLocation(absolute), unnormalised === absolute ? undefined : realLocation(unnormalised)]);
-  return { raw, lexical: absolute, real: second === undefined || second === first ? [first] : [first, second] };
+  // Most often the two readings are the same string, read once; else both at once.
+  if (unnormalised === absolute) return { raw, lexical: absolute, real: [await realLocation(absolute)] };
+  const [first, second] = await Promise.all([realLocation(absolute), realLocation(unnormalised)]);
+  return { raw, lexical: absolute, real: second === first ? [first] : [first, second] };
 }
 
 /**
@@ -70,13 +71,10 @@ async function followLinks(raw: string, absolute: string, unnormalised: string):
  * location is a real directory, and its missing ones are kept as written, as they would be for the
  * folder. Only the others are asked of the file system.
  */
-export async function realFolders(folders: readonly string[], located: readonly string[] = []): Promise<string[]> {
-  return Promise.all(
-    folders.map((folder) => {
-      const absolute = path.resolve(folder);
-      return located.some((real) => isInside(real, absolute)) ? absolute : realLocation(absolute);
-    }),
-  );
+export function realFolders(folders: readonly string[], located: readonly string[] = []): Promise<string[]> {
+  const absolute = folders.map((folder) => path.resolve(folder));
+  const real = absolute.map((folder) => (located.some((candidate) => isInside(candidate, folder)) ? folder : realLocation(folder)));
+  return real.every((folder) => typeof folder === 'string') ? Promise.resolve(real as string[]) : Promise.all(real);
 }
 
 /** True when `candidate` is `folder` or inside it. Both must be absolute and real. */
