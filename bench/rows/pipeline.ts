@@ -65,7 +65,7 @@ export async function readRow(): Promise<Row> {
     now: `${fmt(stat(wiredMicros), 0, ' µs')}: ${fmt(ratio, 1, '×')}; bare executor ${fmt(stat(bareRatio), 1, '×')}; its file system work alone ${fmt(stat(floorRatio), 1, '×')}`,
     goal: '≤ 1.0×',
     met: ratio.median <= 1.0,
-    note: `the file system work a Read through the pipeline cannot skip, done raw in the same run (the real paths of the file and of the folder for the policy, at once; then stat, open, read, close), takes ${fmt(stat(floorRatio), 1, '×')} \`fs.promises.readFile\` by itself; the rest is the pipeline's own work (validation, policy, deadline, redaction, budget, events; wired like the CLI also the session record). Going below the file system work would take blocking calls, and a blocking call on a hung network mount would freeze the extension host, so the executor makes none`,
+    note: `the file system work a Read through the pipeline cannot skip, done raw in the same run through the callback API (the file's real path for the policy, a folder that holds it as written needing none; then stat, which must come before open so that a FIFO or a device is never opened, open and read, the close not waited for: four thread-pool round trips, as many as \`fs.promises.readFile\`'s open, fstat, read and close), takes ${fmt(stat(floorRatio), 1, '×')} \`fs.promises.readFile\` by itself. The rest is the pipeline's own work on top of that floor (validation, policy, deadline, events, budget, the result; wired like the CLI also the rules policy with the ignore files, the redaction of the content and the session record, whose entry is serialised per call and written with others), so 1.0× would leave it no time at all. Going below the file system work would take blocking calls, and a blocking call on a hung network mount would freeze the extension host, so the executor makes none`,
   };
 }
 
@@ -111,6 +111,7 @@ export async function echoRow(): Promise<Row> {
     now: `bare executor +${fmt(bareStat, 2, ' ms')}; CLI wiring +${fmt(wiredStat, 2, ' ms')}`,
     goal: '≤ +0.3 ms',
     met: bareStat.median <= 0.3 && wiredStat.median <= 0.3,
+    note: 'besides the stages every call goes through (validation, the policy with its split of the command, events, the result), a command through the executor gets an environment without secret-looking variables plus a marker variable for the process-tree cleanup; before the spawn and after the exit the pid allocation is read, to know whether the command can have left anything running (only when a pid was given out after the shell\'s is /proc scanned, which a busy machine makes likely); its output streams through redaction and the budgets. Wired like the CLI it also gets the workspace snapshots before and after (a walk of the folder, and waits for the watcher\'s pending events) and its session record entry',
   };
 }
 
