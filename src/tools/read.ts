@@ -157,7 +157,8 @@ function pageOfWhole(whole: Buffer, head: Uint8Array, start: number, limit: numb
   const utf16 = !ascii && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
   const text = utf16 ? decodeText(whole).text : whole.toString(ascii || !headIsUtf8(head) ? 'latin1' : 'utf8');
   const pager = new Pager(start, limit, true, ascii);
-  const lines = text.split(utf16 ? /\r?\n/ : /\r\n|\n|\r/);
+  // Without a CR every line ends at LF: a plain split, not a regular expression's (issue 13).
+  const lines = text.split(!text.includes('\r') ? '\n' : utf16 ? /\r?\n/ : /\r\n|\n|\r/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   for (const raw of lines) if (!pager.add(raw)) break;
   return pager.page();
