@@ -25,7 +25,10 @@ export interface JsonlSessionRecorderOptions {
   readonly workspaceFolders?: readonly string[];
 }
 
-/** A line whose two large strings are escaped when it is written (see `pendingLine`). */
+/**
+ * A line whose two large strings are escaped when it is written (see `pendingLine`); `head` is the
+ * rest of the entry as JSON, open for more keys.
+ */
 type PendingLine = string | { readonly head: string; readonly modelContent: string; readonly text: string | undefined };
 
 interface Waiter {
@@ -141,7 +144,8 @@ export class JsonlSessionRecorder implements SessionRecorder {
 function pendingLine(entry: SessionRecordEntry): PendingLine {
   if (entry.type !== 'call') return `${JSON.stringify(entry)}\n`;
   const { modelContent, text, ...rest } = entry;
-  return { head: JSON.stringify(rest).slice(0, -1), modelContent, text };
+  const head = JSON.stringify(rest);
+  return { head: head === '{}' ? '{' : `${head.slice(0, -1)},`, modelContent, text };
 }
 
 /** A call's `text` is most often its `modelContent` (a result within its budget): escaped once, written twice. */
@@ -149,5 +153,5 @@ function lineText(line: PendingLine): string {
   if (typeof line === 'string') return line;
   const modelContent = JSON.stringify(line.modelContent);
   const text = line.text === undefined ? '' : `,"text":${line.text === line.modelContent ? modelContent : JSON.stringify(line.text)}`;
-  return `${line.head},"modelContent":${modelContent}${text}}\n`;
+  return `${line.head}"modelContent":${modelContent}${text}}\n`;
 }
