@@ -1,6 +1,7 @@
 // Rows 1-3: what the pipeline adds to a Read, to `echo hi` through Bash, and to a no-op call.
 import { spawn } from 'node:child_process';
-import { open, readFile, realpath, stat as statFile, writeFile } from 'node:fs/promises';
+import { close, open, read as readFd, realpath, stat as statFile } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { ToolExecutor } from '../../src/executor/executor';
@@ -9,6 +10,11 @@ import { fmt, makeTree, perOpMicros, REPEATS, stat, type Row } from '../lib';
 import { bareExecutor, cliWiredExecutor, type BenchExecutor } from '../wiring';
 
 const READ_OPS = 300;
+
+/** A callback-API call as a promise (what the executor's file system calls use). */
+function callback<T = unknown>(call: (done: (error: Error | null, value?: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => call((error, value) => (error ? reject(error) : resolve(value as T))));
+}
 const ECHO_OPS = 25;
 const NOOP_CALLS = 10_000;
 
@@ -19,18 +25,15 @@ export async function readRow(): Promise<Row> {
   const bare = bareExecutor(workspace);
   const wired = await cliWiredExecutor(workspace);
   const read = (run: BenchExecutor) => (index: number) => run.executor.execute({ id: `r${index}`, name: 'Read', input: { path: file } });
-  // The file system work the pipeline cannot skip, done raw: the policy resolves the file's and the
-  // folder's real paths (at once), then Read stats the file (it must not open a FIFO or a device) and
-  // opens, reads and closes it.
+  // The file system work the pipeline cannot skip, done raw through the same callback API: the policy
+  // resolves the file's real path (the folder that holds it as written needs none), then Read stats
+  // the file (it must not open a FIFO or a device), opens and reads it; the close is not waited for.
   const ioFloor = async () => {
-    await Promise.all([realpath(file), realpath(workspace)]);
-    await statFile(file);
-    const handle = await open(file, 'r');
-    try {
-      await handle.read(Buffer.allocUnsafe(4096), 0, 4096, 0);
-    } finally {
-      await handle.close();
-    }
+    await callback<string>((done) => realpath.native(file, done));
+    await callback((done) => statFile(file, done));
+    const fd = await callback<number>((done) => open(file, 'r', done));
+    await callback((done) => readFd(fd, Buffer.allocUnsafe(4096), 0, 4096, 0, done));
+    close(fd, () => {});
   };
   // Warm up every path (JIT, first-call setup) before timing.
   await perOpMicros(50, () => readFile(file));
@@ -62,7 +65,7 @@ export async function readRow(): Promise<Row> {
     now: `${fmt(stat(wiredMicros), 0, ' µs')}: ${fmt(ratio, 1, '×')}; bare executor ${fmt(stat(bareRatio), 1, '×')}; its file system work alone ${fmt(stat(floorRatio), 1, '×')}`,
     goal: '≤ 1.0×',
     met: ratio.median <= 1.0,
-    note: `the file system work a Read through the pipeline cannot skip, done raw in the same run (the real paths of the file and of the folder for the policy, at once; then stat, open, read, close), takes ${fmt(stat(floorRatio), 1, '×')} \`fs.promises.readFile\` by itself; the rest is the pipeline's own work (validation, policy, deadline, redaction, budget, events; wired like the CLI also the session record). Going below the file system work would take blocking calls, and a blocking call on a hung network mount would freeze the extension host, so the executor makes none`,
+    note: `the file system work a Read through the pipeline cannot skip, done raw in the same run through the callback API (the file's real path for the policy, a folder that holds it as written needing none; then stat, which must come before open so that a FIFO or a device is never opened, open and read, the close not waited for: four thread-pool round trips, as many as \`fs.promises.readFile\`'s open, fstat, read and close), takes ${fmt(stat(floorRatio), 1, '×')} \`fs.promises.readFile\` by itself. The rest is the pipeline's own work on top of that floor (validation, policy, deadline, events, budget, the result; wired like the CLI also the rules policy with the ignore files, the redaction of the content and the session record, whose entry is serialised per call and written with others), so 1.0× would leave it no time at all. Going below the file system work would take blocking calls, and a blocking call on a hung network mount would freeze the extension host, so the executor makes none`,
   };
 }
 
@@ -108,6 +111,7 @@ export async function echoRow(): Promise<Row> {
     now: `bare executor +${fmt(bareStat, 2, ' ms')}; CLI wiring +${fmt(wiredStat, 2, ' ms')}`,
     goal: '≤ +0.3 ms',
     met: bareStat.median <= 0.3 && wiredStat.median <= 0.3,
+    note: 'besides the stages every call goes through (validation, the policy with its split of the command, events, the result), a command through the executor gets an environment without secret-looking variables plus a marker variable for the process-tree cleanup; before the spawn and after the exit the pid allocation is read, to know whether the command can have left anything running (only when a pid was given out after the shell\'s is /proc scanned, which a busy machine makes likely); its output streams through redaction and the budgets. Wired like the CLI it also gets the workspace snapshots before and after (a walk of the folder, and waits for the watcher\'s pending events) and its session record entry',
   };
 }
 

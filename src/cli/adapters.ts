@@ -95,7 +95,7 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
     sandbox,
     close: async () => {
       await sandbox.dispose();
-      await sessionRecorder.flush();
+      await sessionRecorder.close();
       await artifactStore.endSession(options.sessionId);
       await snapshotter.dispose();
     },

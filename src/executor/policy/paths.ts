@@ -1,7 +1,8 @@
 // Path resolution before any rule (policy issue §3): a path is read as the tools read it (one
 // resolver, `resolveModelPath`), then `..` and symlinks are resolved, so neither
 // `src/../../etc/passwd` nor a link pointing out of the workspace can get past an allow rule.
-import { lstat, readlink, realpath } from 'node:fs/promises';
+import { realpath as realpathCallback } from 'node:fs';
+import { lstat, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { resolveModelPath } from '../paths';
 
@@ -58,14 +59,22 @@ export async function resolvePath(raw: string, folders: readonly string[]): Prom
 }
 
 async function followLinks(raw: string, absolute: string, unnormalised: string): Promise<ResolvedPath> {
-  // Both readings at once (most often they are the same string, read once).
-  const [first, second] = await Promise.all([realLocation(absolute), unnormalised === absolute ? undefined : realLocation(unnormalised)]);
-  return { raw, lexical: absolute, real: second === undefined || second === first ? [first] : [first, second] };
+  // Most often the two readings are the same string, read once; else both at once.
+  if (unnormalised === absolute) return { raw, lexical: absolute, real: [await realLocation(absolute)] };
+  const [first, second] = await Promise.all([realLocation(absolute), realLocation(unnormalised)]);
+  return { raw, lexical: absolute, real: second === first ? [first] : [first, second] };
 }
 
-/** The real path of each workspace folder (cached per call site by the caller). */
-export async function realFolders(folders: readonly string[]): Promise<string[]> {
-  return Promise.all(folders.map((folder) => realLocation(path.resolve(folder))));
+/**
+ * The real path of each workspace folder. A folder that holds one of `located` (real locations, as
+ * `realLocation` gives them) as written is its own real path: every existing component of a real
+ * location is a real directory, and its missing ones are kept as written, as they would be for the
+ * folder. Only the others are asked of the file system.
+ */
+export function realFolders(folders: readonly string[], located: readonly string[] = []): Promise<string[]> {
+  const absolute = folders.map((folder) => path.resolve(folder));
+  const real = absolute.map((folder) => (located.some((candidate) => isInside(candidate, folder)) ? folder : realLocation(folder)));
+  return real.every((folder) => typeof folder === 'string') ? Promise.resolve(real as string[]) : Promise.all(real);
 }
 
 /** True when `candidate` is `folder` or inside it. Both must be absolute and real. */
@@ -123,6 +132,14 @@ export async function realLocation(absolute: string, hops = 0): Promise<string> 
     return path.resolve(current, ...components.slice(index));
   }
   return current;
+}
+
+/**
+ * realpath(3) through the callback API, which costs less per call than the promise API's (issue 13:
+ * this is on every path a call names). `realpath.native`: the JS `realpath` walks with an lstat per component.
+ */
+function realpath(absolute: string): Promise<string> {
+  return new Promise((resolve, reject) => realpathCallback.native(absolute, (error, resolved) => (error ? reject(error) : resolve(resolved))));
 }
 
 async function readLinkTarget(candidate: string): Promise<string | undefined> {

@@ -126,16 +126,19 @@ export class RulesPolicy implements PermissionPolicy {
   }
 
   async evaluate(request: PermissionRequest, signal: AbortSignal): Promise<PermissionDecision> {
-    // Only paths are compared with the folders; calls without one touch no file system here. When the
-    // call names a path, the folders are resolved while it is (issue 13: one wait instead of two); a
-    // command seldom names one (`echo hi` does not), so its folders wait until a check needs them.
+    // Only paths are compared with the folders; calls without one touch no file system here. A folder
+    // that holds a path's real location as written is real itself, so with one folder (the usual
+    // case) it is resolved only for a path outside it, after the path. With more, one of them
+    // seldom holds it: they are resolved while the path is (issue 13: one wait instead of two).
     const subjects = subjectsOf(request.tool, request.input);
-    const resolveFolders = () => realFolders([...request.workspaceFolders, ...this.additionalDirectories]);
-    const resolving = subjects.ok && subjects.subjects.some((subject) => subject.kind === 'path') ? resolveFolders() : undefined;
+    const allFolders = [...request.workspaceFolders, ...this.additionalDirectories];
+    const namesPath = subjects.ok && subjects.subjects.some((subject) => subject.kind === 'path');
+    const resolving = namesPath && allFolders.length > 1 ? realFolders(allFolders) : undefined;
     // Awaited below only when a path check needs it; a rejection is never left unhandled.
     resolving?.catch(() => {});
     const checks = await this.checksOf(request, signal, subjects);
-    const folders = checks.some((check) => check.kind === 'path') ? await (resolving ?? resolveFolders()) : [];
+    const located = checks.flatMap((check) => (check.kind === 'path' ? check.path.real : []));
+    const folders = checks.some((check) => check.kind === 'path') ? await (resolving ?? realFolders(allFolders, located)) : [];
     signal.throwIfAborted();
     const flags = flagsOf(request.tool);
     const sandboxed = this.sandboxed?.(request) ?? false;

@@ -81,8 +81,42 @@ type SyntaxNode = Parameters<typeof Unbash.forEachChild>[0];
 
 class Unsplittable extends Error {}
 
+/**
+ * Commands whose split is kept, most recently used last: an agent runs the same commands again and
+ * again (tests, builds, `git status`), and each split is a full bash parse (issue 13: half the
+ * policy's time for `echo hi`). A split is a pure function of the text; kept ones are frozen.
+ */
+export const SPLIT_CACHE_COMMANDS = 256;
+/** Longer commands are split each time, so the cache holds at most 256 × 4096 chars. */
+export const SPLIT_CACHE_MAX_CHARS = 4096;
+
+const splitCache = new Map<string, SplitResult>();
+
 /** Splits `command` into parts; never throws. */
 export function splitCommand(command: string): SplitResult {
+  const cached = splitCache.get(command);
+  if (cached) {
+    splitCache.delete(command);
+    splitCache.set(command, cached);
+    return cached;
+  }
+  const split = splitUncached(command);
+  if (command.length <= SPLIT_CACHE_MAX_CHARS) {
+    if (splitCache.size >= SPLIT_CACHE_COMMANDS) splitCache.delete(splitCache.keys().next().value!);
+    splitCache.set(command, deepFreeze(split));
+  }
+  return split;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value as object)) deepFreeze(child);
+  }
+  return value;
+}
+
+function splitUncached(command: string): SplitResult {
   if (command.length > MAX_COMMAND_CHARS) return { ok: false, reason: `the command is longer than ${MAX_COMMAND_CHARS} characters` };
   const parts: CommandPart[] = [];
   try {

@@ -9,20 +9,21 @@ const MEDIA_EXTENSIONS: Readonly<Record<string, string>> = { 'image/png': 'png',
 export async function recordCall(state: CallState, deps: ExecutorDeps, result: ToolCallResult): Promise<void> {
   const recorder = deps.sessionRecorder;
   if (!recorder) return;
+  const failed = (error: unknown) => deps.logger.warn('tool.record.failed', { tool: state.toolName, callId: state.call.id, error: projectErrorMessage(error) });
   try {
-    const media = await storeMedia(state, deps, result);
-    await recorder.record(callRecordEntry(deps.sessionId, result, state.input, deps.redactor, media));
+    const media = result.media?.length ? await storeMedia(state, deps, result) : undefined;
+    // Handed over in the calls' order; the result does not wait for the disk (issue 13), the host flushes.
+    recorder.record(callRecordEntry(deps.sessionId, result, state.input, deps.redactor, media)).catch(failed);
   } catch (error) {
-    deps.logger.warn('tool.record.failed', { tool: state.toolName, callId: state.call.id, error: projectErrorMessage(error) });
+    failed(error);
   }
 }
 
-async function storeMedia(state: CallState, deps: ExecutorDeps, result: ToolCallResult): Promise<MediaReference[] | undefined> {
-  if (!result.media?.length) return undefined;
+async function storeMedia(state: CallState, deps: ExecutorDeps, result: ToolCallResult): Promise<MediaReference[]> {
   const store = deps.artifactStore;
   const retention = state.entry?.def.artifactRetention ?? 'session';
   return Promise.all(
-    result.media.map(async (part): Promise<MediaReference> => {
+    result.media!.map(async (part): Promise<MediaReference> => {
       const base = { kind: part.kind, mimeType: part.mimeType, bytes: part.data.byteLength };
       if (!store) return { ...base, error: 'no artifact store' };
       try {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { rmSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { ToolDefinition } from '../../../../src/executor/contract';
 import { RulesPolicy } from '../../../../src/executor/policy/rulesPolicy';
 import { createPolicyFromSettings } from '../../../../src/executor/policy/settings';
 import { BashTool, EditTool, GlobTool, ReadTool, WebFetchTool, WriteTool, decide, makeSandbox, type Sandbox } from './policyFixtures';
@@ -110,6 +112,24 @@ describe('RulesPolicy', () => {
       const policy = new RulesPolicy({ mode: 'bypass', user: { deny: ['Read(secret.txt)', 'Edit(//etc/**)'] } });
       assert.equal((await decide(policy, box, ReadTool, { path: 'src/link.txt' })).behavior, 'deny');
       assert.equal((await decide(policy, box, WriteTool, { path: '/etc/passwd', content: '' })).behavior, 'deny', 'Edit rules cover Write');
+    });
+
+    it('a workspace folder named through a link is judged where it leads, and so are the paths in it', async () => {
+      const linked = path.join(path.dirname(box.ws), 'ws-link');
+      symlinkSync(box.ws, linked);
+      try {
+        const judge = (policy: RulesPolicy, tool: ToolDefinition, input: unknown) =>
+          policy.evaluate({ tool, input, callId: 'c1', workspaceFolders: [linked] }, new AbortController().signal);
+        const policy = new RulesPolicy({ user: { allow: ['Edit(src/**)'], deny: ['Read(src/a.ts)'] } });
+        assert.equal((await judge(policy, ReadTool, { path: 'notes.md' })).behavior, 'allow', 'inside the real folder');
+        assert.equal((await judge(policy, ReadTool, { path: path.join(box.ws, 'notes.md') })).behavior, 'allow', 'named by its real path');
+        assert.equal((await judge(policy, EditTool, { path: 'src/new.ts', old_string: 'a', new_string: 'b' })).behavior, 'allow', 'a folder rule, relative to the real folder');
+        assert.equal((await judge(policy, ReadTool, { path: 'src/a.ts' })).behavior, 'deny', 'a deny rule relative to the real folder');
+        assert.equal((await judge(policy, ReadTool, { path: path.join(box.outside, 'secret.txt') })).behavior, 'ask', 'outside');
+        assert.equal((await judge(policy, ReadTool, { path: 'src/out/secret.txt' })).behavior, 'ask', 'out through a link inside');
+      } finally {
+        rmSync(linked);
+      }
     });
 
     it('additionalDirectories count as inside', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { splitCommand, type CommandPart } from '../../../../src/executor/policy/shellSplit';
+import { splitCommand, SPLIT_CACHE_COMMANDS, SPLIT_CACHE_MAX_CHARS, type CommandPart } from '../../../../src/executor/policy/shellSplit';
 
 function texts(command: string): string[] {
   const split = splitCommand(command);
@@ -68,5 +68,21 @@ describe('splitCommand: every part of a compound command on its own', () => {
       const split = splitCommand(command);
       assert.equal(split.ok, false, JSON.stringify(command.slice(0, 40)));
     }
+  });
+});
+
+describe('splitCommand: kept splits', () => {
+  it('a command split again gets the same parts, frozen, also after the cache has turned over', () => {
+    const first = splitCommand('git status && rm -rf build > out.txt');
+    const again = splitCommand('git status && rm -rf build > out.txt');
+    assert.equal(again, first, 'kept');
+    assert.ok(Object.isFrozen(again) && again.ok && Object.isFrozen(again.parts) && Object.isFrozen(again.parts[0]), 'frozen, parts too');
+    for (let index = 0; index <= SPLIT_CACHE_COMMANDS; index++) splitCommand(`echo ${index}`);
+    const later = splitCommand('git status && rm -rf build > out.txt');
+    assert.notEqual(later, first, 'split again once dropped');
+    assert.deepEqual(later, first);
+    assert.deepEqual(texts('echo 3'), ['echo 3']);
+    const long = `echo ${'x'.repeat(SPLIT_CACHE_MAX_CHARS)}`;
+    assert.notEqual(splitCommand(long), splitCommand(long), 'a long command is not kept');
   });
 });

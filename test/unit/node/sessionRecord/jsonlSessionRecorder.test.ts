@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -56,5 +56,81 @@ describe('JsonlSessionRecorder', () => {
     assert.equal(shot.media?.[0]?.mimeType, 'image/png');
     assert.match(shot.media![0]!.artifact!.uri, /^executor-artifact:\/\/test-session\/4-tool-result-.*\.png$/);
     assert.deepEqual([...readFileSync(shot.media![0]!.artifact!.path)], [...png]);
+  });
+});
+
+describe('JsonlSessionRecorder: writing', () => {
+  const entry = (callId: string, text: string | undefined, modelContent = text ?? ''): CallRecordEntry => ({
+    type: 'call',
+    version: 1,
+    sessionId: 's',
+    at: '2026-01-01T00:00:00.000Z',
+    callId,
+    name: 'Read',
+    input: { path: `"${callId}"\t\u2028` },
+    isError: false,
+    errorKind: null,
+    modelContent,
+    ...(text === undefined ? {} : { text }),
+    metadata: {
+      truncated: false,
+      strategy: 'inline',
+      originalBytes: 0,
+      modelBytes: 0,
+      artifact: undefined,
+      changes: [],
+      stopTurn: false,
+      permission: { outcome: 'none' },
+      timing: { totalMs: 0, permissionWaitMs: 0, queuedMs: 0, startMs: null, endMs: null },
+      failure: undefined,
+    },
+  });
+
+  it('appends entries recorded at once in order, each as it was recorded; flush waits for them; close ends the file, a later entry opens it again', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'record-'));
+    roots.push(root);
+    const recorder = new JsonlSessionRecorder({ dir: root, sessionId: 'burst' });
+    const recorded = Array.from({ length: 200 }, (_, i) =>
+      i % 3 === 0 ? entry(`c${i}`, `line "${i}"\n\ttab ☃`) : i % 3 === 1 ? entry(`c${i}`, undefined, 'only the model content') : entry(`c${i}`, 'text', 'other model content'),
+    );
+    const written = recorded.map((one) => recorder.record(one));
+    await recorder.flush();
+    await Promise.all(written);
+    await recorder.close();
+    await recorder.record(entry('after', 'after close'));
+    await recorder.close();
+    const lines = readFileSync(recorder.file, 'utf8').split('\n');
+    assert.equal(lines.pop(), '', 'every line ends');
+    const entries = lines.map((line) => JSON.parse(line) as SessionRecordEntry);
+    assert.equal(entries[0]!.type, 'session');
+    assert.deepEqual(entries.slice(1), [...recorded, entry('after', 'after close')].map((one) => JSON.parse(JSON.stringify(one))));
+  });
+
+  it('records an entry as it was when recorded, whatever happens to its objects before the write', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'record-'));
+    roots.push(root);
+    const recorder = new JsonlSessionRecorder({ dir: root, sessionId: 'snapshot' });
+    const one = entry('c1', 'the text');
+    const written = recorder.record(one);
+    (one.metadata.timing as { totalMs: number }).totalMs = 99;
+    (one.input as { path: string }).path = 'changed';
+    await written;
+    await recorder.close();
+    const [, line] = readFileSync(recorder.file, 'utf8').split('\n');
+    const recorded = JSON.parse(line!) as CallRecordEntry;
+    assert.equal(recorded.metadata.timing.totalMs, 0);
+    assert.deepEqual(recorded.input, { path: '"c1"\t\u2028' });
+    assert.equal(recorded.text, 'the text');
+  });
+
+  it('a session file found with a wider mode is made owner-only', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'record-'));
+    roots.push(root);
+    const recorder = new JsonlSessionRecorder({ dir: root, sessionId: 'wide' });
+    writeFileSync(recorder.file, '', { mode: 0o644 });
+    chmodSync(recorder.file, 0o644);
+    await recorder.record(entry('c1', 'x'));
+    await recorder.close();
+    assert.equal(statSync(recorder.file).mode & 0o777, 0o600);
   });
 });
