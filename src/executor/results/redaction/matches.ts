@@ -49,6 +49,8 @@ export interface CompiledRules {
   /** Group `i + 1` of `scan` → the rules it triggers. */
   readonly byGroup: readonly (readonly RuleGroup[])[];
   readonly anchors: readonly AnchorScan[];
+  /** The longest anchor literal's length (at least 1). */
+  readonly longestAnchor: number;
   /** Triggers that are single chars (`[:=]`), found with `indexOf`. */
   readonly byChar: ReadonlyArray<{ readonly char: string; readonly groups: readonly RuleGroup[] }>;
   readonly whole: ReadonlyArray<{ readonly rule: RedactionRule; readonly order: number }>;
@@ -96,7 +98,8 @@ export function compileRules(rules: readonly RedactionRule[]): CompiledRules {
     }
   }
   const scan = sources.length === 0 ? undefined : new RegExp(sources.map((source) => `(${source})`).join('|'), 'g');
-  return { scan, byGroup, anchors: [...anchors].map(([literal, probes]) => ({ literal, probes })), byChar, whole };
+  const longestAnchor = Math.max(1, ...[...anchors.keys()].map((literal) => literal.length));
+  return { scan, byGroup, anchors: [...anchors].map(([literal, probes]) => ({ literal, probes })), longestAnchor, byChar, whole };
 }
 
 /** Rules with the same `startAt` together, each group in rule order (order is restored when matches are sorted). */
@@ -118,6 +121,14 @@ function singleChars(trigger: string): string[] | undefined {
 }
 
 type Found = SecretMatch & { order: number };
+
+/**
+ * A text is scanned in blocks of this many chars, each literal and char over one block before the
+ * next: the block stays in the CPU's cache while all of them are looked for in it (32 Ki chars, 64 KiB
+ * as UTF-16, fit in the L2 cache of any current CPU). Looking for each literal over a whole 10 MiB
+ * text streamed it from memory ~18 times: 4.0 ms/MiB against 1.0 in cache.
+ */
+export const SCAN_BLOCK_CHARS = 32 * 1024;
 
 /** Where the scan is to look: trigger matches starting at or after `from`, single chars in [`charsFrom`, `charsTo`). */
 export interface ScanRange {
@@ -146,18 +157,28 @@ export function scanTriggers(
       visitGroups(text, hit.index, compiled.byGroup[group - 1]!, false, visit);
     }
   }
-  for (const { literal, probes } of compiled.anchors) {
-    for (let found = text.indexOf(literal, range.from); found >= 0; found = text.indexOf(literal, found + 1)) {
-      for (const { offset, trigger, groups } of probes) {
-        const at = found - offset;
-        if (at < range.from) continue;
-        trigger.lastIndex = at;
-        if (trigger.test(text)) visitGroups(text, at, groups, false, visit);
+  // Block by block, every literal and char in one block before the next (a slice is a view, not a copy).
+  const from = Math.min(range.from, range.charsFrom);
+  for (let blockStart = from; blockStart < text.length; blockStart += SCAN_BLOCK_CHARS) {
+    const blockEnd = Math.min(text.length, blockStart + SCAN_BLOCK_CHARS);
+    // A literal that starts in the block may end past it.
+    const block = blockStart === 0 && blockEnd + compiled.longestAnchor > text.length ? text : text.slice(blockStart, blockEnd + compiled.longestAnchor - 1);
+    const size = blockEnd - blockStart;
+    for (const { literal, probes } of compiled.anchors) {
+      for (let found = block.indexOf(literal); found >= 0 && found < size; found = block.indexOf(literal, found + 1)) {
+        for (const { offset, trigger, groups } of probes) {
+          const at = blockStart + found - offset;
+          if (at < range.from) continue;
+          trigger.lastIndex = at;
+          if (trigger.test(text)) visitGroups(text, at, groups, false, visit);
+        }
       }
     }
-  }
-  for (const { char, groups } of compiled.byChar) {
-    for (let at = text.indexOf(char, range.charsFrom); at >= 0 && at < range.charsTo; at = text.indexOf(char, at + 1)) visitGroups(text, at, groups, true, visit);
+    const charsFrom = Math.max(0, range.charsFrom - blockStart);
+    const charsTo = Math.min(size, range.charsTo - blockStart);
+    for (const { char, groups } of compiled.byChar) {
+      for (let found = block.indexOf(char, charsFrom); found >= 0 && found < charsTo; found = block.indexOf(char, found + 1)) visitGroups(text, blockStart + found, groups, true, visit);
+    }
   }
 }
 

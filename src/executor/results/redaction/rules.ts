@@ -58,49 +58,48 @@ const MAX_NAME_CHARS = 81;
 const MAX_SCHEME_CHARS = 21;
 const MAX_SEPARATOR_GAP = 7;
 
-const isNameChar = (code: number) =>
-  (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2e || code === 0x2d;
+/** 1 for the chars of an assignment's name (`[A-Za-z0-9_.-]`), by char code below 128: a table lookup is cheaper than six range tests at every `:`. */
+const NAME_CHARS = new Uint8Array(128);
+for (let code = 0; code < 128; code++) NAME_CHARS[code] = /[A-Za-z0-9_.-]/.test(String.fromCharCode(code)) ? 1 : 0;
 
-/** From a `:` or `=`, back over spaces and a quote to the start of the name before it. */
+/**
+ * From a `:` or `=`, back over spaces and a quote to the start of the name before it; -1 when the name
+ * cannot be a secret's. It runs at every `:` and `=` of the text (most of them in logs and code), so
+ * the walk back over the name also looks for the first two letters (any case) of a secret word (`pa`,
+ * `pw`, `se`, `to`, `ke`, `cr`, `au` of pass, pwd, secret, token, key, credential, auth): most names
+ * (`1.0.0`, `WARN`) have none and are turned down without a copy or a regex.
+ */
 function assignmentStart(text: string, at: number): number {
-  // Operators, not assignments: `==`, `=>`, `!=`, `<=`, `::`, `?:`.
+  // Operators, not assignments: `==`, `=>`, `!=`, `<=`, `>=`, `::`, `?:`.
   const next = text.charCodeAt(at + 1);
   const previous = text.charCodeAt(at - 1);
-  if (next === 0x3d || next === 0x3e || previous === 0x3d || previous === 0x21 || previous === 0x3c || previous === 0x3e || previous === 0x3f) return -1;
-  if (next === 0x3a || previous === 0x3a) return -1;
+  if (next === 0x3d || next === 0x3e || next === 0x3a) return -1;
+  if (previous === 0x3d || previous === 0x21 || previous === 0x3c || previous === 0x3e || previous === 0x3f || previous === 0x3a) return -1;
+  // Past the text's start `charCodeAt` gives NaN, which is no space, quote or name char: the walks stop there.
   let index = at - 1;
-  const gapEnd = Math.max(0, at - MAX_SEPARATOR_GAP);
-  while (index >= gapEnd && (text.charCodeAt(index) === 0x20 || text.charCodeAt(index) === 0x09)) index--;
-  const quote = text.charCodeAt(index);
-  if (quote === 0x22 || quote === 0x27) index--;
+  let code = previous;
+  const gapEnd = at - MAX_SEPARATOR_GAP;
+  while (index >= gapEnd && (code === 0x20 || code === 0x09)) code = text.charCodeAt(--index);
+  if (code === 0x22 || code === 0x27) code = text.charCodeAt(--index);
   const end = index + 1;
-  const limit = Math.max(0, end - MAX_NAME_CHARS);
-  while (index >= limit && isNameChar(text.charCodeAt(index))) index--;
-  const start = index + 1;
-  if (start === end) return -1;
-  // Cheap screens before the regex: the name must contain one of the secret words' first two letters
-  // (`pa`, `pw`, `se`, `to`, `ke`, `cr`, `au`), then one of the words. Most names in logs (`1.0.0`, `WARN`) fail the first without a copy.
-  if (!hasSecretWordStart(text, start, end)) return -1;
-  const name = text.slice(start, end);
-  return /pass|pwd|secret|token|key|credential|auth/i.test(name) ? start : -1;
-}
-
-/** Whether `text[start, end)` holds the first two letters (any case) of pass, pwd, secret, token, key, credential or auth. */
-function hasSecretWordStart(text: string, start: number, end: number): boolean {
-  for (let index = start; index < end - 1; index++) {
-    const code = text.charCodeAt(index) | 0x20;
-    const next = text.charCodeAt(index + 1) | 0x20;
-    if (
-      (code === 0x70 && (next === 0x61 || next === 0x77)) || // pa, pw
-      (code === 0x73 && next === 0x65) || // se
-      (code === 0x74 && next === 0x6f) || // to
-      (code === 0x6b && next === 0x65) || // ke
-      (code === 0x63 && next === 0x72) || // cr
-      (code === 0x61 && next === 0x75) // au
-    )
-      return true;
+  const limit = end - MAX_NAME_CHARS;
+  let wordStart = false;
+  let right = 0;
+  while (index >= limit && code < 128 && NAME_CHARS[code] === 1) {
+    const lower = code | 0x20;
+    wordStart ||=
+      (lower === 0x70 && (right === 0x61 || right === 0x77)) || // pa, pw
+      (lower === 0x73 && right === 0x65) || // se
+      (lower === 0x74 && right === 0x6f) || // to
+      (lower === 0x6b && right === 0x65) || // ke
+      (lower === 0x63 && right === 0x72) || // cr
+      (lower === 0x61 && right === 0x75); // au
+    right = lower;
+    code = text.charCodeAt(--index);
   }
-  return false;
+  const start = index + 1;
+  if (start === end || !wordStart) return -1;
+  return /pass|pwd|secret|token|key|credential|auth/i.test(text.slice(start, end)) ? start : -1;
 }
 
 /** From the `:` of `://`, back over the scheme. */

@@ -1,11 +1,12 @@
 // The redactor's fast paths (issue 13) against the plain rules, on random text built to be adversarial:
 // trigger prefixes, near misses, assignments with and without secret words, operators, URLs, cut anywhere.
-// - Anchors: the `indexOf` scan finds every place a trigger matches, as trying the trigger regex at every position does.
+// - Anchors: the `indexOf` scan finds every place a trigger matches, as trying the trigger regex at every position does,
+//   and the rules tried there find the same secrets.
 // - `startAt`: trying a rule only where it says a match may start finds what the rule's regex finds tried at every position.
 // - Streams: the hits a stream keeps (and the ones it turns down once) give the same text as redacting it whole.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compileRules, findSecrets, scanTriggers } from '../../../../../src/executor/results/redaction/matches';
+import { compileRules, findSecrets, matchesAt, scanTriggers, SCAN_BLOCK_CHARS, type KeptHits, type RuleGroup } from '../../../../../src/executor/results/redaction/matches';
 import { createRedactor } from '../../../../../src/executor/results/redaction/redactor';
 import { BUILTIN_RULES, type RedactionRule } from '../../../../../src/executor/results/redaction/rules';
 import { random } from '../../random';
@@ -55,38 +56,82 @@ function isOperator(text: string, at: number): boolean {
 const withoutAnchors = (rules: readonly RedactionRule[]): RedactionRule[] => rules.map(({ anchors: _anchors, ...rule }) => rule);
 
 describe('redaction fast paths (property)', () => {
-  it('the anchors of every built-in trigger find every place the trigger matches, and nothing else', () => {
+  describe('anchors', () => {
     const compiled = compileRules(BUILTIN_RULES);
     const triggered = BUILTIN_RULES.filter((rule) => rule.anchors !== undefined);
-    assert.ok(triggered.length >= 10, 'most triggers have anchors');
-    const next = random(41);
-    for (let trial = 0; trial < 300; trial++) {
-      const text = adversarial(next, 50 + Math.floor(next() * 2000));
+    /** `trigger@at` for each place the anchor scan reports. */
+    const scanned = (text: string): string[] => {
       const seen = new Set<string>();
       scanTriggers(text, compiled, { from: 0, charsFrom: text.length, charsTo: text.length }, (at, _start, group) => {
         for (const { rule } of group.rules) seen.add(`${rule.trigger}@${at}`);
       });
-      const expected = new Set<string>();
+      return [...seen].sort();
+    };
+    /** `trigger@at` for each place a trigger regex matches (and `startAt` allows a match). */
+    const expected = (text: string): string[] => {
+      const places = new Set<string>();
       for (const rule of triggered) {
         const sticky = new RegExp(rule.trigger!, 'y');
         for (let at = 0; at < text.length; at++) {
           sticky.lastIndex = at;
           const start = rule.startAt ? rule.startAt(text, at) : at;
-          if (sticky.test(text) && start >= 0) expected.add(`${rule.trigger}@${at}`);
+          if (sticky.test(text) && start >= 0) places.add(`${rule.trigger}@${at}`);
         }
       }
-      assert.deepEqual([...seen].sort(), [...expected].sort(), JSON.stringify(text));
-    }
+      return [...places].sort();
+    };
+
+    it('of every built-in trigger find every place the trigger matches, and nothing else', () => {
+      assert.ok(triggered.length >= 10, 'most triggers have anchors');
+      const next = random(41);
+      for (let trial = 0; trial < 300; trial++) {
+        const text = adversarial(next, trial < 3 ? 70_000 : 50 + Math.floor(next() * 2000));
+        assert.deepEqual(scanned(text), expected(text), JSON.stringify(text));
+      }
+    });
+
+    it('are found across the edges of the blocks a long text is scanned in', () => {
+      const shifted = (places: string[], by: number) => places.map((place) => place.replace(/@(\d+)$/, (_all, at: string) => `@${Number(at) + by}`)).sort();
+      for (const piece of PIECES) {
+        const alone = expected(` ${piece}${' '.repeat(64)}`);
+        for (let before = 1; before < piece.length; before++) {
+          const text = `${' '.repeat(SCAN_BLOCK_CHARS - before)}${piece}${' '.repeat(64)}`;
+          assert.deepEqual(scanned(text), shifted(alone, SCAN_BLOCK_CHARS - before - 1), `${JSON.stringify(piece)} ${before} chars before the edge`);
+        }
+      }
+    });
   });
 
-  it('finds the same secrets with anchors as with the trigger regex', () => {
+  it('finds the secrets the rules find tried at every place their trigger regex matches', () => {
     const fast = compileRules(BUILTIN_RULES);
     const plain = compileRules(withoutAnchors(BUILTIN_RULES));
-    assert.ok(plain.scan && !fast.scan, 'the plain rules use the trigger regex, the built-in ones none');
+    assert.ok(plain.scan && !fast.scan, 'the plain rules have a trigger regex, the built-in ones need none');
+    /** Every place each trigger regex matches (overlapping ones too), with the rules it triggers there. */
+    const everyHit = (text: string): KeptHits => {
+      const hits = { starts: [] as number[], groups: [] as RuleGroup[] };
+      const add = (at: number, group: RuleGroup) => {
+        const start = group.startAt ? group.startAt(text, at) : at;
+        if (start < 0) return;
+        hits.starts.push(start);
+        hits.groups.push(group);
+      };
+      for (const group of plain.byGroup.flat()) {
+        const trigger = new RegExp(group.rules[0]!.rule.trigger!, 'y');
+        for (let at = 0; at < text.length; at++) {
+          trigger.lastIndex = at;
+          if (trigger.test(text)) add(at, group);
+        }
+      }
+      for (const { char, groups } of plain.byChar) {
+        for (let at = text.indexOf(char); at >= 0; at = text.indexOf(char, at + 1)) for (const group of groups) add(at, group);
+      }
+      return hits;
+    };
     const next = random(43);
-    for (let trial = 0; trial < 400; trial++) {
-      const text = adversarial(next, 50 + Math.floor(next() * 3000));
-      assert.deepEqual(findSecrets(text, fast), findSecrets(text, plain), JSON.stringify(text));
+    for (let trial = 0; trial < 200; trial++) {
+      // The first ones longer than the scan's blocks, so triggers straddle their edges.
+      const text = adversarial(next, trial < 3 ? 70_000 : 50 + Math.floor(next() * 3000));
+      assert.deepEqual(findSecrets(text, fast), matchesAt(text, plain, everyHit(text)), JSON.stringify(text));
     }
   });
 
