@@ -162,8 +162,9 @@ export class OutputCollector implements ToolOutputStream {
   private accept(text: string, live = true): void {
     if (text.length === 0) return;
     if (live) this.config.onText?.(text);
+    const bytes = Buffer.byteLength(text);
     this.totalChars += text.length;
-    this.totalBytes += Buffer.byteLength(text);
+    this.totalBytes += bytes;
     this.newlines += countNewlines(text);
     this.endsWithNewline = text.endsWith('\n');
     if (this.head.length < this.config.headChars) this.head += text.slice(0, this.config.headChars - this.head.length);
@@ -176,7 +177,7 @@ export class OutputCollector implements ToolOutputStream {
       this.spill(soFar);
       return;
     }
-    if (this.writer) this.enqueue(text);
+    if (this.writer) this.enqueue(text, bytes);
   }
 
   /** Past the spill size: open the artifact and send it everything so far. */
@@ -191,18 +192,20 @@ export class OutputCollector implements ToolOutputStream {
     this.writer.catch((error: unknown) => {
       this.artifactError ??= projectErrorMessage(error);
     });
-    this.enqueue(soFar);
+    this.enqueue(soFar, Buffer.byteLength(soFar));
   }
 
-  private enqueue(text: string): void {
+  /** `bytes`: the text's UTF-8 length. */
+  private enqueue(text: string, bytes: number): void {
     if (this.artifactError !== undefined) return;
-    const bytes = Buffer.byteLength(text);
     if (!this.filling || this.filling.length - this.filled < bytes) {
       const grown = Buffer.allocUnsafe(Math.max(ARTIFACT_BUFFER_MIN_BYTES, 2 * (this.filled + bytes)));
       if (this.filling) this.filling.copy(grown, 0, 0, this.filled);
       this.filling = grown;
     }
-    this.filled += this.filling.write(text, this.filled, bytes, 'utf8');
+    // As many UTF-8 bytes as chars: every char is ASCII, which latin1 writes as the same bytes, a plain
+    // copy about 3× faster than the UTF-8 encoder.
+    this.filled += this.filling.write(text, this.filled, bytes, bytes === text.length ? 'latin1' : 'utf8');
     this.filledChars += text.length;
     this.unwrittenChars += text.length;
     if (!this.flushing) this.writing = this.flush();
