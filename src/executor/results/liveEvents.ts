@@ -1,6 +1,7 @@
 // Live progress and output of a running call (issue 10), coalesced so a chatty command cannot flood
 // a listener: at most one output and one progress event per interval, output capped per event.
 import type { CallEvent } from '../events';
+import { detachedSlice } from '../text';
 
 /** A UI repaints about ten times a second at most; more events only cost the listener. Ours. */
 export const LIVE_EVENT_INTERVAL_MS = 100;
@@ -30,7 +31,7 @@ export class LiveCallEvents {
       // The piece alone fills the window: cut it, not the concatenation of everything pending with it.
       const cut = keepWholeChars(text, text.length - LIVE_OUTPUT_MAX_CHARS);
       this.skipped += this.output.length + cut;
-      this.output = text.slice(cut);
+      this.output = detachedSlice(text, cut);
       this.schedule();
       return;
     }

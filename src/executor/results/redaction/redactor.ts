@@ -2,6 +2,7 @@
 // variables, and user patterns; each secret becomes `[REDACTED:<rule>]`. Streams hold back a
 // fixed window so a secret split across chunks is still caught.
 import type { RedactionStream, Redactor } from '../../ports/redactor';
+import { detachedSlice } from '../../text';
 import { compileRules, findSecrets, matchesAt, replaceSecrets, scanTriggers, type CompiledRules, type RuleGroup } from './matches';
 import { BUILTIN_RULES, MAX_PEM_CHARS, OPEN_SECRET_START, START_AT_LOOKAHEAD_CHARS, type RedactionRule } from './rules';
 
@@ -131,7 +132,7 @@ class HoldbackStream implements RedactionStream {
     }
     if (cut > 0 && isHighSurrogate(text.charCodeAt(cut - 1))) cut--;
     if (cut <= 0) return '';
-    this.pending = text.slice(cut);
+    this.pending = detachedSlice(text, cut);
     this.keepHitsFrom(cut);
     return replaceSecrets(text, matches, 0, cut);
   }
