@@ -122,11 +122,11 @@ export async function bigOutputRow(): Promise<Row> {
 
 /** Why the row's goal is out of reach, as CPU profiles of the child (`node --cpu-prof out/bench/child/bashOutput.js 1024`) show it. */
 const BIG_OUTPUT_NOTE =
-  'the floor is measured in the same run: Node reading the pipe and writing the file with nothing else (bench/child/pipeCopy.ts) ' +
-  'already takes about as long as the whole goal allows, since on 2 cores it competes with `yes` and `head` for CPU and its pipe reads ' +
-  'and file writes cost about 1 ms per MiB of its own. Bash wired like the CLI must also decode each chunk, redact it (the trigger scan is ' +
-  '18 native `indexOf` passes over each 32 Ki-char block, about 0.7 ms/MiB on this log line, plus a look back at every `:` of it; ' +
-  'a stream holds back 8 Ki chars, so each chunk is joined to them and copied once more), count bytes and lines, keep the tail and copy it ' +
-  'into the artifact buffer: about 3 ms of CPU per MiB in all, half of it redaction. Peak RSS: the process has 62–64 MiB before the command ' +
-  "(Node 40 MiB, the executor's modules and heap the rest); streaming at hundreds of MiB/s makes V8 grow its young generation to 16 MiB, " +
-  'and to 32 MiB after about a GiB, as the small part of each collection that survives adds up';
+  'the floor is measured in the same run: Node doing nothing but read the pipe and write the file (bench/child/pipeCopy.ts) already ' +
+  'takes about 2× the shell, more than the goal allows: it uses about 1.6 ms of CPU per MiB of its own (mostly pipe reads and file ' +
+  'writes in the kernel), and on 2 cores it competes with `yes` and `head` for them. Bash wired like the CLI uses about 3.4 ms per MiB: ' +
+  'besides that floor, it decodes each chunk, redacts it (about 1 ms/MiB on this log line: 18 native `indexOf` passes over each 32 Ki-char ' +
+  'block for the triggers and a look back at every `:`, plus joining each chunk to the 8 Ki chars a stream holds back), counts bytes ' +
+  'and lines, keeps the tail, copies the text into the artifact buffer, and collects the garbage of it all. Peak RSS: the process has ' +
+  "62–64 MiB before the command (Node 40 MiB, the executor's modules and heap the rest); streaming at hundreds of MiB/s makes V8 grow " +
+  'its young generation to 16 MiB at once, and to 32 MiB after about a GiB, as the small part of each collection that survives adds up';
