@@ -57,7 +57,7 @@ export interface CompiledRules {
 }
 
 export function compileRules(rules: readonly RedactionRule[]): CompiledRules {
-  // 1. Rules by trigger (rules that share one name the same anchors, or they are apart).
+  // 1. Rules by trigger and anchors (rules with the same trigger but other anchors are scanned apart).
   const triggers = new Map<string, { trigger: string; anchors: RedactionRule['anchors']; rules: Triggered[] }>();
   const whole: Array<{ rule: RedactionRule; order: number }> = [];
   rules.forEach((rule, order) => {

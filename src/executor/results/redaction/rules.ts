@@ -28,8 +28,9 @@ export interface RedactionRule {
    */
   readonly anchors?: readonly TriggerAnchor[];
   /**
-   * Where a match may start, given where its trigger was found; -1: no match can be there. It reads
-   * at most `START_AT_LOOKAHEAD_CHARS` past the trigger's first char. @default the trigger's index
+   * Where a match may start, given where its trigger was found; -1: no match can be there. For a
+   * single-char trigger it reads at most `START_AT_LOOKAHEAD_CHARS` past it; for any other, nothing past
+   * the trigger's match. @default the trigger's index
    */
   readonly startAt?: (text: string, triggerAt: number) => number;
   /** A last word on a match the pattern found (false: not a secret). */
@@ -40,8 +41,8 @@ export interface RedactionRule {
 export type TriggerAnchor = readonly [literal: string, offset: number];
 
 /**
- * How far past its trigger's first char a `startAt` reads (`assignmentStart` reads the char after a
- * `:` or `=` to tell `==`, `=>` and `::` apart): a stream asks it only once that char has arrived.
+ * How far past a single-char trigger its `startAt` reads (`assignmentStart` reads the char after a `:`
+ * or `=` to tell `==`, `=>` and `::` apart): a stream asks it only once that char has arrived.
  */
 export const START_AT_LOOKAHEAD_CHARS = 1;
 
