@@ -124,7 +124,7 @@ export async function bigOutputRow(): Promise<Row> {
 const BIG_OUTPUT_NOTE =
   'the floor is measured in the same run: Node doing nothing but read the pipe and write the file (bench/child/pipeCopy.ts) already ' +
   'takes about 2× the shell, more than the goal allows: it uses about 1.6 ms of CPU per MiB of its own (mostly pipe reads and file ' +
-  'writes in the kernel), and on 2 cores it competes with `yes` and `head` for them. Bash wired like the CLI uses about 3.4 ms per MiB: ' +
+  'writes in the kernel), and on 2 cores it competes with `yes` and `head` for them. Bash wired like the CLI uses about 3.3 ms per MiB: ' +
   'besides that floor, it decodes each chunk, redacts it (about 1 ms/MiB on this log line: 18 native `indexOf` passes over each 32 Ki-char ' +
   'block for the triggers and a look back at every `:`, plus joining each chunk to the 8 Ki chars a stream holds back), counts bytes ' +
   'and lines, keeps the tail, copies the text into the artifact buffer, and collects the garbage of it all. Peak RSS: the process has ' +
