@@ -84,14 +84,23 @@ async function shellToFile(mib: number): Promise<number> {
   }
 }
 
+/** Node doing nothing but read the pipe and write the file (bench/child/pipeCopy.ts): the floor for any Node implementation. */
+async function nodeCopy(mib: number): Promise<number> {
+  const run = await runTimed(process.execPath, [path.join(REPO_ROOT, 'out', 'bench', 'child', 'pipeCopy.js'), String(mib)]);
+  if (run.code !== 0) throw new Error(`pipeCopy child failed: ${run.stdout}`);
+  return (JSON.parse(run.stdout.trim().split('\n').pop()!) as { ms: number }).ms;
+}
+
 export async function bigOutputRow(): Promise<Row> {
-  const results: Record<number, { ratio: number[]; rss: number[]; base: number[] }> = {};
+  const results: Record<number, { ratio: number[]; floor: number[]; rss: number[]; base: number[] }> = {};
   for (const mib of [1024, 256]) {
-    results[mib] = { ratio: [], rss: [], base: [] };
+    results[mib] = { ratio: [], floor: [], rss: [], base: [] };
     for (let repeat = 0; repeat < REPEATS; repeat++) {
       const base = await shellToFile(mib);
+      const floor = await nodeCopy(mib);
       const run = await throughBash(mib);
       results[mib]!.ratio.push(run.ms / base);
+      results[mib]!.floor.push(floor / base);
       results[mib]!.rss.push(run.rssMiB);
       results[mib]!.base.push(base);
     }
@@ -102,8 +111,22 @@ export async function bigOutputRow(): Promise<Row> {
   return {
     measure: 'a command printing 1 GiB (and 256 MiB) through Bash',
     baseline: `the shell writing it to a file: ${fmt(stat(results[1024]!.base), 0, ' ms')} (${fmt(stat(results[256]!.base), 0, ' ms')})`,
-    now: `${fmt(gib, 1, '×')} (${fmt(quarter, 1, '×')}); peak RSS ${fmt(rss, 0, ' MiB')}`,
+    now:
+      `${fmt(gib, 1, '×')} (${fmt(quarter, 1, '×')}); peak RSS ${fmt(rss, 0, ' MiB')}; ` +
+      `Node only copying the pipe to the file: ${fmt(stat(results[1024]!.floor), 1, '×')} (${fmt(stat(results[256]!.floor), 1, '×')})`,
     goal: '≤ 1.5×; ≤ 80 MiB',
     met: gib.median <= 1.5 && quarter.median <= 1.5 && rss.max <= 80,
+    note: BIG_OUTPUT_NOTE,
   };
 }
+
+/** Why the row's goal is out of reach, as CPU profiles of the child (`node --cpu-prof out/bench/child/bashOutput.js 1024`) show it. */
+const BIG_OUTPUT_NOTE =
+  'the floor is measured in the same run: Node doing nothing but read the pipe and write the file (bench/child/pipeCopy.ts) already ' +
+  'takes about 2× the shell, more than the goal allows: it uses about 1.6 ms of CPU per MiB of its own (mostly pipe reads and file ' +
+  'writes in the kernel), and on 2 cores it competes with `yes` and `head` for them. Bash wired like the CLI uses about 3.3 ms per MiB: ' +
+  'besides that floor, it decodes each chunk, redacts it (about 1 ms/MiB on this log line: 18 native `indexOf` passes over each 32 Ki-char ' +
+  'block for the triggers and a look back at every `:`, plus joining each chunk to the 8 Ki chars a stream holds back), counts bytes ' +
+  'and lines, keeps the tail, copies the text into the artifact buffer, and collects the garbage of it all. Peak RSS: the process has ' +
+  "62–64 MiB before the command (Node 40 MiB, the executor's modules and heap the rest); streaming at hundreds of MiB/s makes V8 grow " +
+  'its young generation to 16 MiB at once, and to 32 MiB after about a GiB, as the small part of each collection that survives adds up';

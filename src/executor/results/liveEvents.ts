@@ -1,6 +1,7 @@
 // Live progress and output of a running call (issue 10), coalesced so a chatty command cannot flood
 // a listener: at most one output and one progress event per interval, output capped per event.
 import type { CallEvent } from '../events';
+import { TailBuffer } from './tailBuffer';
 
 /** A UI repaints about ten times a second at most; more events only cost the listener. Ours. */
 export const LIVE_EVENT_INTERVAL_MS = 100;
@@ -12,8 +13,14 @@ export const LIVE_OUTPUT_MAX_CHARS = 8192;
  * wait for the rest of the interval and are merged (output appended and capped, progress: the latest).
  */
 export class LiveCallEvents {
-  private output = '';
-  private skipped = 0;
+  /**
+   * The newest output since the last event, copied into a ring: a string kept here (a slice of a
+   * stream's 64 KiB piece, or a copy of its end) lived through young-generation collections, and that
+   * survival, added up, makes V8 grow its young generation (issue 13).
+   */
+  private readonly output = new TailBuffer(LIVE_OUTPUT_MAX_CHARS);
+  /** Chars of output since the last event, kept or not. */
+  private outputChars = 0;
   private progress: { message: string; percent?: number } | undefined;
   private lastEmitAt = Number.NEGATIVE_INFINITY;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -26,20 +33,8 @@ export class LiveCallEvents {
 
   addOutput(text: string): void {
     if (this.disposed || text.length === 0) return;
-    if (text.length >= LIVE_OUTPUT_MAX_CHARS) {
-      // The piece alone fills the window: cut it, not the concatenation of everything pending with it.
-      const cut = keepWholeChars(text, text.length - LIVE_OUTPUT_MAX_CHARS);
-      this.skipped += this.output.length + cut;
-      this.output = text.slice(cut);
-      this.schedule();
-      return;
-    }
-    this.output += text;
-    if (this.output.length > LIVE_OUTPUT_MAX_CHARS) {
-      const cut = keepWholeChars(this.output, this.output.length - LIVE_OUTPUT_MAX_CHARS);
-      this.skipped += cut;
-      this.output = this.output.slice(cut);
-    }
+    this.output.push(text);
+    this.outputChars += text.length;
     this.schedule();
   }
 
@@ -76,18 +71,14 @@ export class LiveCallEvents {
       this.progress = undefined;
       this.emit({ type: 'toolCallProgress', callId: this.callId, message, ...(percent === undefined ? {} : { percent }) });
     }
-    if (this.output.length > 0 || this.skipped > 0) {
-      const event: CallEvent = { type: 'toolCallOutput', callId: this.callId, text: this.output, skippedChars: this.skipped };
-      this.output = '';
-      this.skipped = 0;
+    if (this.outputChars > 0) {
+      // The newest chars, never starting inside a surrogate pair (its low half counts as skipped).
+      const text = this.output.text();
+      const event: CallEvent = { type: 'toolCallOutput', callId: this.callId, text, skippedChars: this.outputChars - text.length };
+      this.output.clear();
+      this.outputChars = 0;
       this.emit(event);
     }
     this.lastEmitAt = performance.now();
   }
-}
-
-/** `cut`, moved forward past a low surrogate so a pair is never split. */
-function keepWholeChars(text: string, cut: number): number {
-  const code = text.charCodeAt(cut);
-  return code >= 0xdc00 && code <= 0xdfff ? cut + 1 : cut;
 }

@@ -31,6 +31,12 @@ export class TailBuffer {
     this.length = Math.min(this.capacity, this.length + text.length);
   }
 
+  /** Forgets what was pushed (the ring is kept for what comes next). */
+  clear(): void {
+    this.end = 0;
+    this.length = 0;
+  }
+
   /**
    * Room for `units` code units. The ring grows (doubling, up to the capacity) while it has not wrapped:
    * until then its text runs from 0 to `end`, and a small output costs no full-size ring.

@@ -1,7 +1,10 @@
 // Finding secrets in text: every rule's matches, resolved to non-overlapping spans, then replaced.
-// One regex scan finds every rule's trigger (issue 13: one pass instead of one per rule); each
-// rule's own pattern then runs anchored where its trigger says a match may start. Rules with no
-// trigger (environment values, user patterns) scan the whole text on their own.
+// Each rule names a trigger; the scan finds every trigger hit, and each rule's own pattern then runs
+// anchored where its trigger says a match may start. Rules with no trigger (environment values, user
+// patterns) scan the whole text on their own.
+// Issue 13: the scan is native `indexOf` wherever it can be: a trigger with anchors (literals that
+// start with a rare char) is found by them, a single-char trigger (`[:=]`) by that char; only
+// triggers without anchors share one regex alternation, which runs at a fraction of that speed.
 import type { RedactionRule } from './rules';
 
 export interface SecretMatch {
@@ -21,23 +24,41 @@ export interface Triggered {
   readonly sticky: RegExp;
 }
 
-/** Rules prepared once: the trigger scan and the rules behind each of its groups. */
+/** Rules that share a trigger and a `startAt`, in rule order: `startAt` runs once per hit for all of them. */
+export interface RuleGroup {
+  readonly startAt: RedactionRule['startAt'];
+  readonly rules: readonly Triggered[];
+}
+
+/** One anchor literal: at each place it is found, the triggers it may belong to are checked. */
+interface AnchorScan {
+  readonly literal: string;
+  readonly probes: ReadonlyArray<{
+    /** How far into a trigger match the literal sits. */
+    readonly offset: number;
+    /** The trigger, sticky: whether a trigger match starts at the literal's place minus `offset`. */
+    readonly trigger: RegExp;
+    readonly groups: readonly RuleGroup[];
+  }>;
+}
+
+/** Rules prepared once: how each trigger is found, and the rules behind it. */
 export interface CompiledRules {
+  /** The triggers that have no anchors, in one alternation (one capture group each). */
   readonly scan: RegExp | undefined;
-  /** Group `i + 1` of `scan` → the rules it triggers, in rule order. */
-  readonly byGroup: readonly (readonly Triggered[])[];
-  /**
-   * Triggers that are single chars (`[:=]`): found with `indexOf`, which is several times faster
-   * than a regex alternative that hits at every `:` of a source file.
-   */
-  readonly byChar: ReadonlyArray<{ readonly char: string; readonly rules: readonly Triggered[] }>;
+  /** Group `i + 1` of `scan` → the rules it triggers. */
+  readonly byGroup: readonly (readonly RuleGroup[])[];
+  readonly anchors: readonly AnchorScan[];
+  /** The longest anchor literal's length (at least 1). */
+  readonly longestAnchor: number;
+  /** Triggers that are single chars (`[:=]`), found with `indexOf`. */
+  readonly byChar: ReadonlyArray<{ readonly char: string; readonly groups: readonly RuleGroup[] }>;
   readonly whole: ReadonlyArray<{ readonly rule: RedactionRule; readonly order: number }>;
 }
 
 export function compileRules(rules: readonly RedactionRule[]): CompiledRules {
-  const sources: string[] = [];
-  const byGroup: Triggered[][] = [];
-  const byChar: Array<{ char: string; rules: Triggered[] }> = [];
+  // 1. Rules by trigger and anchors (rules with the same trigger but other anchors are scanned apart).
+  const triggers = new Map<string, { trigger: string; anchors: RedactionRule['anchors']; rules: Triggered[] }>();
   const whole: Array<{ rule: RedactionRule; order: number }> = [];
   rules.forEach((rule, order) => {
     if (rule.trigger === undefined) {
@@ -45,30 +66,51 @@ export function compileRules(rules: readonly RedactionRule[]): CompiledRules {
       return;
     }
     const sticky = new RegExp(rule.pattern.source, `${rule.pattern.flags.replace(/[gy]/g, '')}y`);
-    const chars = singleChars(rule.trigger);
+    const key = `${rule.trigger}\u0000${JSON.stringify(rule.anchors ?? [])}`;
+    let entry = triggers.get(key);
+    if (!entry) triggers.set(key, (entry = { trigger: rule.trigger, anchors: rule.anchors, rules: [] }));
+    entry.rules.push({ rule, order, sticky });
+  });
+  // 2. Each trigger goes to the fastest scan that finds it: its char, its anchors, or the alternation.
+  const sources: string[] = [];
+  const byGroup: RuleGroup[][] = [];
+  const anchors = new Map<string, Array<AnchorScan['probes'][number]>>();
+  const byChar: Array<{ char: string; groups: RuleGroup[] }> = [];
+  for (const { trigger, anchors: literals, rules: triggered } of triggers.values()) {
+    const groups = groupByStartAt(triggered);
+    const chars = singleChars(trigger);
     if (chars) {
       for (const char of chars) {
         let entry = byChar.find((candidate) => candidate.char === char);
-        if (!entry) byChar.push((entry = { char, rules: [] }));
-        entry.rules.push({ rule, order, sticky });
+        if (!entry) byChar.push((entry = { char, groups: [] }));
+        entry.groups.push(...groups);
       }
-      return;
+    } else if (literals && literals.length > 0) {
+      const sticky = new RegExp(trigger, 'y');
+      for (const [literal, offset] of literals) {
+        let probes = anchors.get(literal);
+        if (!probes) anchors.set(literal, (probes = []));
+        probes.push({ offset, trigger: sticky, groups });
+      }
+    } else {
+      sources.push(trigger);
+      byGroup.push(groups);
     }
-    let group = sources.indexOf(rule.trigger);
-    if (group < 0) {
-      group = sources.push(rule.trigger) - 1;
-      byGroup.push([]);
-    }
-    byGroup[group]!.push({ rule, order, sticky });
-  });
-  // Rules with the same `startAt` next to each other, so it runs once per hit (order is restored when matches are sorted).
-  const firstSeen = new Map<unknown, number>();
-  for (const entry of byChar) {
-    for (const { rule } of entry.rules) if (!firstSeen.has(rule.startAt)) firstSeen.set(rule.startAt, firstSeen.size);
-    entry.rules.sort((a, b) => firstSeen.get(a.rule.startAt)! - firstSeen.get(b.rule.startAt)!);
   }
   const scan = sources.length === 0 ? undefined : new RegExp(sources.map((source) => `(${source})`).join('|'), 'g');
-  return { scan, byGroup, byChar, whole };
+  const longestAnchor = Math.max(1, ...[...anchors.keys()].map((literal) => literal.length));
+  return { scan, byGroup, anchors: [...anchors].map(([literal, probes]) => ({ literal, probes })), longestAnchor, byChar, whole };
+}
+
+/** Rules with the same `startAt` together, each group in rule order (order is restored when matches are sorted). */
+function groupByStartAt(triggered: readonly Triggered[]): RuleGroup[] {
+  const groups: Array<{ startAt: RedactionRule['startAt']; rules: Triggered[] }> = [];
+  for (const entry of triggered) {
+    const group = groups.find((candidate) => candidate.startAt === entry.rule.startAt);
+    if (group) group.rules.push(entry);
+    else groups.push({ startAt: entry.rule.startAt, rules: [entry] });
+  }
+  return groups;
 }
 
 /** `:` → [':'], `[:=]` → [':', '='] for a class of plain chars; undefined for anything else. */
@@ -81,85 +123,104 @@ function singleChars(trigger: string): string[] | undefined {
 type Found = SecretMatch & { order: number };
 
 /**
- * Where rules are to be tried in a text: trigger hits, each with the rules it triggers (in rule order,
- * those sharing a `startAt` in a row). `fromScan` marks hits of the trigger regex (as opposed to single chars).
+ * A text is scanned in blocks of this many chars, each literal and char over one block before the
+ * next: the block stays in the CPU's cache while all of them are looked for in it (32 Ki chars, 64 KiB
+ * as UTF-16, fit in the L2 cache of any current CPU). Looking for each literal over a whole 10 MiB
+ * text streamed it from memory ~18 times: 4.0 ms/MiB against 1.0 in cache.
  */
-export interface TriggerHits {
-  readonly positions: number[];
-  readonly rules: (readonly Triggered[])[];
-  readonly fromScan: boolean[];
-}
+export const SCAN_BLOCK_CHARS = 32 * 1024;
 
-export function emptyTriggerHits(): TriggerHits {
-  return { positions: [], rules: [], fromScan: [] };
+/** Where the scan is to look: trigger matches starting at or after `from`, single chars in [`charsFrom`, `charsTo`). */
+export interface ScanRange {
+  readonly from: number;
+  readonly charsFrom: number;
+  readonly charsTo: number;
 }
 
 /**
- * Adds to `hits` the trigger regex's hits from `scanFrom` on and the single-char triggers' from `charsFrom` on.
- * A stream that keeps the hits of text it scanned before scans only what is new (see `HoldbackStream`).
+ * Calls `visit` at each trigger hit in `range` whose `startAt` allows a match: `at` where the trigger
+ * was found, `start` where the group's rules are to be tried, `fromChar` for single-char hits. Hits
+ * come by kind, not by position.
  */
-export function findTriggers(text: string, compiled: CompiledRules, hits: TriggerHits, scanFrom = 0, charsFrom = 0): void {
-  visitTriggers(text, compiled, scanFrom, charsFrom, (at, rules, fromScan) => {
-    hits.positions.push(at);
-    hits.rules.push(rules);
-    hits.fromScan.push(fromScan);
-  });
-}
-
-/** Calls `visit` at each trigger hit: the trigger regex's from `scanFrom` on, then the single chars' from `charsFrom` on. */
-function visitTriggers(
+export function scanTriggers(
   text: string,
   compiled: CompiledRules,
-  scanFrom: number,
-  charsFrom: number,
-  visit: (at: number, rules: readonly Triggered[], fromScan: boolean) => void,
+  range: ScanRange,
+  visit: (at: number, start: number, group: RuleGroup, fromChar: boolean) => void,
 ): void {
   const scan = compiled.scan;
   if (scan) {
-    scan.lastIndex = scanFrom;
+    scan.lastIndex = range.from;
     for (let hit = scan.exec(text); hit !== null; hit = scan.exec(text)) {
       let group = 1;
       while (hit[group] === undefined) group++;
-      visit(hit.index, compiled.byGroup[group - 1]!, true);
+      visitGroups(text, hit.index, compiled.byGroup[group - 1]!, false, visit);
     }
   }
-  for (const { char, rules } of compiled.byChar) {
-    for (let at = text.indexOf(char, charsFrom); at >= 0; at = text.indexOf(char, at + 1)) visit(at, rules, false);
+  // Block by block, every literal and char in one block before the next (a slice is a view, not a copy).
+  const from = Math.min(range.from, range.charsFrom);
+  for (let blockStart = from; blockStart < text.length; blockStart += SCAN_BLOCK_CHARS) {
+    const blockEnd = Math.min(text.length, blockStart + SCAN_BLOCK_CHARS);
+    // A literal that starts in the block may end past it.
+    const block = blockStart === 0 && blockEnd + compiled.longestAnchor > text.length ? text : text.slice(blockStart, blockEnd + compiled.longestAnchor - 1);
+    const size = blockEnd - blockStart;
+    for (const { literal, probes } of compiled.anchors) {
+      for (let found = block.indexOf(literal); found >= 0 && found < size; found = block.indexOf(literal, found + 1)) {
+        for (const { offset, trigger, groups } of probes) {
+          const at = blockStart + found - offset;
+          if (at < range.from) continue;
+          trigger.lastIndex = at;
+          if (trigger.test(text)) visitGroups(text, at, groups, false, visit);
+        }
+      }
+    }
+    const charsFrom = Math.max(0, range.charsFrom - blockStart);
+    const charsTo = Math.min(size, range.charsTo - blockStart);
+    for (const { char, groups } of compiled.byChar) {
+      for (let found = block.indexOf(char, charsFrom); found >= 0 && found < charsTo; found = block.indexOf(char, found + 1)) visitGroups(text, blockStart + found, groups, true, visit);
+    }
+  }
+}
+
+function visitGroups(
+  text: string,
+  at: number,
+  groups: readonly RuleGroup[],
+  fromChar: boolean,
+  visit: (at: number, start: number, group: RuleGroup, fromChar: boolean) => void,
+): void {
+  for (const group of groups) {
+    const start = group.startAt ? group.startAt(text, at) : at;
+    if (start >= 0) visit(at, start, group, fromChar);
   }
 }
 
 /**
  * Non-overlapping matches, by position; at one place the earlier rule, then the longer match, wins.
  * The rules are tried at each hit as it is found: a whole text needs no list of its hits (a stream,
- * which keeps the hits of what it holds back, uses `findTriggers` and `matchesAt`).
+ * which keeps the hits of what it holds back, uses `scanTriggers` and `matchesAt`).
  */
 export function findSecrets(text: string, compiled: CompiledRules): SecretMatch[] {
   const found: Found[] = [];
-  visitTriggers(text, compiled, 0, 0, (at, rules) => tryRulesAt(text, at, rules, found));
+  scanTriggers(text, compiled, { from: 0, charsFrom: 0, charsTo: text.length }, (_at, start, group) => tryRules(text, start, group, found));
   return chosenMatches(text, compiled, found);
 }
 
-/** The rules tried at each of `hits`, and the untriggered rules over the whole text: non-overlapping matches, by position. */
-export function matchesAt(text: string, compiled: CompiledRules, hits: TriggerHits): SecretMatch[] {
+/** Where a stream's kept hits are to be tried again: each `starts[i]` with `groups[i]`'s rules. */
+export interface KeptHits {
+  readonly starts: readonly number[];
+  readonly groups: readonly RuleGroup[];
+}
+
+/** The rules of each kept hit, and the untriggered rules over the whole text: non-overlapping matches, by position. */
+export function matchesAt(text: string, compiled: CompiledRules, hits: KeptHits): SecretMatch[] {
   const found: Found[] = [];
-  for (let index = 0; index < hits.positions.length; index++) tryRulesAt(text, hits.positions[index]!, hits.rules[index]!, found);
+  for (let index = 0; index < hits.starts.length; index++) tryRules(text, hits.starts[index]!, hits.groups[index]!, found);
   return chosenMatches(text, compiled, found);
 }
 
-/** The rules a trigger hit at `at` triggers; rules sharing a `startAt` (in a row) ask it once. */
-function tryRulesAt(text: string, at: number, rules: readonly Triggered[], found: Found[]): void {
-  let lastStartAt: RedactionRule['startAt'];
-  let start = -1;
-  let first = true;
-  for (const triggered of rules) {
-    const startAt = triggered.rule.startAt;
-    if (first || startAt !== lastStartAt) {
-      first = false;
-      lastStartAt = startAt;
-      start = startAt ? startAt(text, at) : at;
-    }
-    if (start >= 0) matchAt(text, start, triggered, found);
-  }
+function tryRules(text: string, start: number, group: RuleGroup, found: Found[]): void {
+  for (const triggered of group.rules) matchAt(text, start, triggered, found);
 }
 
 /** The untriggered rules over the whole text too, then the matches that win, by position. */

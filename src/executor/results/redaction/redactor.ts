@@ -2,8 +2,9 @@
 // variables, and user patterns; each secret becomes `[REDACTED:<rule>]`. Streams hold back a
 // fixed window so a secret split across chunks is still caught.
 import type { RedactionStream, Redactor } from '../../ports/redactor';
-import { compileRules, emptyTriggerHits, findSecrets, findTriggers, matchesAt, replaceSecrets, type CompiledRules, type TriggerHits } from './matches';
-import { BUILTIN_RULES, MAX_PEM_CHARS, OPEN_SECRET_START, type RedactionRule } from './rules';
+import { detachedSlice } from '../../text';
+import { compileRules, findSecrets, matchesAt, replaceSecrets, scanTriggers, type CompiledRules, type RuleGroup } from './matches';
+import { BUILTIN_RULES, MAX_PEM_CHARS, OPEN_SECRET_START, START_AT_LOOKAHEAD_CHARS, type RedactionRule } from './rules';
 
 /** Values shorter than this are not treated as secrets, even under a secret-looking name (issue 5). */
 export const MIN_ENV_SECRET_CHARS = 8;
@@ -91,15 +92,27 @@ const TRIGGER_OVERLAP_CHARS = 64;
 
 /**
  * Emits all but the last `holdback` chars of what it has, never cutting inside a match or after
- * the start of a PEM key whose END has not arrived, nor inside a surrogate pair. The trigger hits in
- * what it holds back are kept, so each push scans for triggers only in what is new (the rules are
- * still tried at every kept hit, over the longer text, so a match cut by a chunk's end grows whole).
+ * the start of a PEM key whose END has not arrived, nor inside a surrogate pair. Each push scans only
+ * what is new for triggers, and keeps the hits whose `startAt` allows a match (most `:` and `=` hits
+ * of a log or a source file are turned down there, once); the rules are tried again at every kept hit,
+ * over the longer text, so a match cut by a chunk's end grows whole.
  */
 class HoldbackStream implements RedactionStream {
   private pending = '';
-  /** Trigger hits in `pending`, and how much of it was scanned for them. */
-  private hits: TriggerHits = emptyTriggerHits();
+  /** Kept hits in `pending`: where the trigger was found, where the rules are tried, which rules, and whether a single char found it. */
+  private readonly at: number[] = [];
+  private readonly starts: number[] = [];
+  private readonly groups: RuleGroup[] = [];
+  private readonly fromChar: boolean[] = [];
+  /** How much of `pending` was scanned for triggers, and for single-char triggers (whose `startAt` reads past them). */
   private scanned = 0;
+  private charsScanned = 0;
+  private readonly record = (at: number, start: number, group: RuleGroup, fromChar: boolean): void => {
+    this.at.push(at);
+    this.starts.push(start);
+    this.groups.push(group);
+    this.fromChar.push(fromChar);
+  };
 
   constructor(
     private readonly rules: CompiledRules,
@@ -110,7 +123,7 @@ class HoldbackStream implements RedactionStream {
     this.pending += chunk;
     if (this.pending.length <= this.holdback * 2) return '';
     const text = this.pending;
-    const matches = this.matches(text);
+    const matches = this.matches(text, text.length - START_AT_LOOKAHEAD_CHARS);
     let cut = text.length - this.holdback;
     cut = Math.min(cut, openSecretStart(text, cut));
     for (let index = matches.length - 1; index >= 0; index--) {
@@ -119,48 +132,56 @@ class HoldbackStream implements RedactionStream {
     }
     if (cut > 0 && isHighSurrogate(text.charCodeAt(cut - 1))) cut--;
     if (cut <= 0) return '';
-    this.pending = text.slice(cut);
+    this.pending = detachedSlice(text, cut);
     this.keepHitsFrom(cut);
     return replaceSecrets(text, matches, 0, cut);
   }
 
   end(): string {
     const text = this.pending;
-    const matches = text.length === 0 ? [] : this.matches(text);
+    const matches = text.length === 0 ? [] : this.matches(text, text.length);
     this.pending = '';
-    this.hits = emptyTriggerHits();
-    this.scanned = 0;
+    this.keepHits(() => false);
+    this.scanned = this.charsScanned = 0;
     return text.length === 0 ? '' : replaceSecrets(text, matches);
   }
 
-  /** Scans what is new in `text` (the pending text) for triggers, then finds the matches. */
-  private matches(text: string): ReturnType<typeof matchesAt> {
+  /** Scans what is new in `text` (the pending text; single chars up to `charsTo`) for triggers, then finds the matches. */
+  private matches(text: string, charsTo: number): ReturnType<typeof matchesAt> {
     const rescanFrom = Math.max(0, this.scanned - TRIGGER_OVERLAP_CHARS);
-    // Regex hits near the old end are found again (one may have been cut there); single chars need no overlap.
-    this.keepHits((position, fromScan) => !fromScan || position < rescanFrom);
-    findTriggers(text, this.rules, this.hits, rescanFrom, this.scanned);
+    // Regex and anchor hits near the old end are found again (one may have been cut there); single chars need no overlap.
+    this.keepHits((index) => this.fromChar[index]! || this.at[index]! < rescanFrom);
+    const charsFrom = this.charsScanned;
+    scanTriggers(text, this.rules, { from: rescanFrom, charsFrom, charsTo }, this.record);
     this.scanned = text.length;
-    return matchesAt(text, this.rules, this.hits);
+    this.charsScanned = Math.max(charsFrom, charsTo);
+    return matchesAt(text, this.rules, { starts: this.starts, groups: this.groups });
   }
 
-  /** Keeps the hits at or after `cut`, moved as the text now starts there. */
+  /**
+   * Keeps the hits whose matches would start at or after `cut`, moved as the text now starts there. A
+   * hit after `cut` whose match would start before it had its match turned down: the text around it
+   * was there in full (at least `holdback` chars after `cut`), and a match accepted there would have kept `cut` before it.
+   */
   private keepHitsFrom(cut: number): void {
-    this.keepHits((position) => position >= cut, cut);
+    this.keepHits((index) => this.starts[index]! >= cut, cut);
     this.scanned -= cut;
+    this.charsScanned -= cut;
   }
 
   /** Keeps, in place, the hits `keep` accepts, moved back by `shift`. */
-  private keepHits(keep: (position: number, fromScan: boolean) => boolean, shift = 0): void {
-    const { positions, rules, fromScan } = this.hits;
+  private keepHits(keep: (index: number) => boolean, shift = 0): void {
+    const { at, starts, groups, fromChar } = this;
     let kept = 0;
-    for (let index = 0; index < positions.length; index++) {
-      if (!keep(positions[index]!, fromScan[index]!)) continue;
-      positions[kept] = positions[index]! - shift;
-      rules[kept] = rules[index]!;
-      fromScan[kept] = fromScan[index]!;
+    for (let index = 0; index < at.length; index++) {
+      if (!keep(index)) continue;
+      at[kept] = at[index]! - shift;
+      starts[kept] = starts[index]! - shift;
+      groups[kept] = groups[index]!;
+      fromChar[kept] = fromChar[index]!;
       kept++;
     }
-    positions.length = rules.length = fromScan.length = kept;
+    at.length = starts.length = groups.length = fromChar.length = kept;
   }
 }
 

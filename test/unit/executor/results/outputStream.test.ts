@@ -8,7 +8,7 @@ import type { ToolContext, ToolDefinition } from '../../../../src/executor/contr
 import type { ArtifactStore } from '../../../../src/executor/ports/artifactStore';
 import { BASH_OUTPUT_MAX_BYTES } from '../../../../src/executor/results/displays/bashOutput';
 import { createRedactor } from '../../../../src/executor/results/redaction/redactor';
-import { OutputCollector } from '../../../../src/executor/results/outputStream';
+import { ARTIFACT_MIN_WRITE_BYTES, OutputCollector } from '../../../../src/executor/results/outputStream';
 import { TailBuffer } from '../../../../src/executor/results/tailBuffer';
 import { NodeArtifactStore } from '../../../../src/node/artifacts/nodeArtifactStore';
 import { ModePolicy } from '../../../../src/executor/modePolicy';
@@ -131,6 +131,36 @@ describe('streamed output', () => {
     assert.equal(result.isError, false);
     assert.equal(result.strategy, 'truncate');
     assert.match(result.modelContent, /\[The full output could not be saved: disk full\]$/);
+  });
+
+  it('writes the artifact in batches of at least ARTIFACT_MIN_WRITE_BYTES, the rest when the stream ends', async () => {
+    const writes: Buffer[] = [];
+    const identity = { push: (chunk: string) => chunk, end: () => '' };
+    const collector = new OutputCollector({
+      redaction: identity,
+      spillAtChars: 20_000,
+      headChars: 2000,
+      tailChars: 2000,
+      openArtifact: async () => ({
+        write: async (bytes) => {
+          writes.push(Buffer.from(bytes));
+        },
+        close: async () => ({ uri: 'executor-artifact://s/a', path: '/nowhere' }),
+        abort: async () => undefined,
+      }),
+    });
+    const next = random(17);
+    let sent = '';
+    while (sent.length < 5 * ARTIFACT_MIN_WRITE_BYTES + 12_345) {
+      const chunk = `line ${sent.length} é\n`.repeat(1 + Math.floor(next() * 5000));
+      sent += chunk;
+      await collector.write(Buffer.from(chunk));
+    }
+    const collected = await collector.finish('');
+    assert.equal(collected.kind, 'spilled');
+    assert.equal(Buffer.concat(writes).toString(), sent);
+    for (const write of writes.slice(0, -1)) assert.ok(write.length >= ARTIFACT_MIN_WRITE_BYTES, `a write of ${write.length} bytes`);
+    assert.ok(writes.length <= Buffer.byteLength(sent) / ARTIFACT_MIN_WRITE_BYTES + 1, `${writes.length} writes`);
   });
 
   it('deletes the partial artifact of a call that failed', async () => {
