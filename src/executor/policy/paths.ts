@@ -40,6 +40,24 @@ export async function judgePath(raw: string, folders: readonly string[]): Promis
   return { kind: 'file', path: await followLinks(raw, named.absolute, named.unnormalised) };
 }
 
+/** `judgePath`, or one the caller shares among the checks of one call (`sharedJudge`). */
+export type PathJudge = (raw: string, folders: readonly string[]) => Promise<JudgedPath>;
+
+/**
+ * `judgePath` that reads each (path, folders) once: the permission stage shares one among the policy
+ * and the agent-memory rule of a call, so a path is resolved in one place (issue 13: a Write resolved
+ * its path twice, three file system round trips each for a new file).
+ */
+export function sharedJudge(): PathJudge {
+  const judged = new Map<string, Promise<JudgedPath>>();
+  return (raw, folders) => {
+    const key = `${folders.join('\0')}\0\0${raw}`;
+    let found = judged.get(key);
+    if (!found) judged.set(key, (found = judgePath(raw, folders)));
+    return found;
+  };
+}
+
 /**
  * A redirection target as the shell opens it: its words are literal (no `~`, no URL, no trimming),
  * and a relative one is in the shell's working directory `cwd`.
@@ -53,8 +71,8 @@ export async function judgeShellPath(target: string, cwd: string): Promise<Resol
  * `judgePath` for checks that look only at files (the agent-memory rule): an artifact URI or a
  * refused path names no file, so it has no location to match.
  */
-export async function resolvePath(raw: string, folders: readonly string[]): Promise<ResolvedPath> {
-  const judged = await judgePath(raw, folders);
+export async function resolvePath(raw: string, folders: readonly string[], judge: PathJudge = judgePath): Promise<ResolvedPath> {
+  const judged = await judge(raw, folders);
   return judged.kind === 'file' ? judged.path : { raw, lexical: '', real: [] };
 }
 

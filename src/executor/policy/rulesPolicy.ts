@@ -15,7 +15,7 @@ import { workDirOf } from '../paths';
 import type { IgnoredPaths } from '../ports/ignoredPaths';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../ports/permissionPolicy';
 import { isAbsolutePattern, parsePathPattern } from './pathMatch';
-import { containingFolder, judgePath, judgeShellPath, realFolders } from './paths';
+import { containingFolder, judgePath, judgeShellPath, realFolders, type PathJudge } from './paths';
 import { ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatch';
 import { EVERY_TOOL, parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
 import type { PermissionMode } from './modes';
@@ -199,17 +199,17 @@ export class RulesPolicy implements PermissionPolicy {
     if (!subjects.ok) return [{ kind: 'opaque', reason: subjects.reason }];
     const checks: Check[] = [];
     for (const subject of subjects.subjects) {
-      checks.push(...(await this.checksOfSubject(subject, request.workspaceFolders)));
+      checks.push(...(await this.checksOfSubject(subject, request.workspaceFolders, request.judgePath ?? judgePath)));
       signal.throwIfAborted();
     }
     return checks.length > 0 ? checks : [{ kind: 'tool' }];
   }
 
-  private async checksOfSubject(subject: PermissionSubject, folders: readonly string[]): Promise<Check[]> {
+  private async checksOfSubject(subject: PermissionSubject, folders: readonly string[], judge: PathJudge): Promise<Check[]> {
     switch (subject.kind) {
       case 'path': {
         // The same reading, with the same folders, as the tool's own (`resolveToolPath`).
-        const judged = await judgePath(subject.path, folders);
+        const judged = await judge(subject.path, folders);
         switch (judged.kind) {
           case 'file':
             return [{ kind: 'path', path: judged.path, access: subject.access, fromCommand: false }];

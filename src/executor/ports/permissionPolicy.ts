@@ -1,5 +1,6 @@
 // Port: the rules-and-mode decision of spec §3.5, before hooks and approval are laid over it.
 import type { ToolDefinition } from '../contract';
+import type { PathJudge } from '../policy/paths';
 import type { DecidedBy } from '../result';
 
 export type PermissionBehavior = 'allow' | 'ask' | 'deny';
@@ -10,6 +11,11 @@ export interface PermissionRequest {
   readonly input: unknown;
   readonly callId: string;
   readonly workspaceFolders: readonly string[];
+  /**
+   * How the permission stage reads the paths of this call (`sharedJudge`): a policy that resolves paths
+   * uses it, so what it judges is what the stage's own rules judge, read once. Absent: `judgePath`.
+   */
+  readonly judgePath?: PathJudge;
 }
 
 export interface PermissionDecision {

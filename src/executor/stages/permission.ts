@@ -3,11 +3,14 @@
 import type { CallState, ExecutorDeps, StageFailure } from '../callState';
 import { projectErrorMessage } from '../errors';
 import { agentMemoryWriteTarget } from '../policy/memoryRule';
+import { sharedJudge, type PathJudge } from '../policy/paths';
 import type { PermissionDecision } from '../ports/permissionPolicy';
 
 export async function permission(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
   const def = state.entry!.def;
-  let decision = await evaluatePolicy(state, deps);
+  // The call's paths are read once, for the policy and the agent-memory rule alike.
+  const judge = sharedJudge();
+  let decision = await evaluatePolicy(state, deps, judge);
   if (state.flags!.alwaysAsk && decision.behavior !== 'deny') {
     decision = {
       behavior: 'ask',
@@ -24,7 +27,7 @@ export async function permission(state: CallState, deps: ExecutorDeps): Promise<
     decision = { behavior: 'ask', by: 'hook', reason: pre.reason ?? `PreToolUse hook ${pre.hook} asks for confirmation`, rule: pre.hook };
   }
   if (decision.behavior !== 'deny' && !decision.forced) {
-    const memory = await agentMemoryWriteTarget(def, state.input, deps.workspaceFolders);
+    const memory = await agentMemoryWriteTarget(def, state.input, deps.workspaceFolders, judge);
     state.signal.throwIfAborted();
     if (memory) {
       decision = { behavior: 'ask', by: 'rule', rule: 'agent memory file', reason: `${memory} is an agent memory file: writing it always asks`, forced: true };
@@ -52,10 +55,10 @@ export async function permission(state: CallState, deps: ExecutorDeps): Promise<
 }
 
 /** A policy that fails (a bug) neither allows nor loses the call: the user is asked, and it is logged. */
-async function evaluatePolicy(state: CallState, deps: ExecutorDeps): Promise<PermissionDecision> {
+async function evaluatePolicy(state: CallState, deps: ExecutorDeps, judgePath: PathJudge): Promise<PermissionDecision> {
   try {
     return await deps.permissionPolicy.evaluate(
-      { tool: state.entry!.def, input: state.input, callId: state.call.id, workspaceFolders: deps.workspaceFolders },
+      { tool: state.entry!.def, input: state.input, callId: state.call.id, workspaceFolders: deps.workspaceFolders, judgePath },
       state.signal,
     );
   } catch (error) {

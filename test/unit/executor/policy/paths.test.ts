@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { isInside, realLocation, resolvePath } from '../../../../src/executor/policy/paths';
+import { isInside, realLocation, resolvePath, sharedJudge } from '../../../../src/executor/policy/paths';
 import { makeSandbox, type Sandbox } from './policyFixtures';
 
 describe('resolvePath: .. and symlinks are resolved before any rule', () => {
@@ -40,5 +40,26 @@ describe('resolvePath: .. and symlinks are resolved before any rule', () => {
     assert.ok(isInside('/a/b/c', '/a/b'));
     assert.ok(isInside('/a/b', '/a/b'));
     assert.ok(!isInside('/a/bc', '/a/b'));
+  });
+});
+
+describe('sharedJudge: a call reads each of its paths once', () => {
+  let box: Sandbox;
+  before(() => {
+    box = makeSandbox();
+  });
+  after(() => box.dispose());
+
+  it('gives the same reading for the same path and folders, and reads again for other folders', async () => {
+    const judge = sharedJudge();
+    const first = judge('src/link.txt', [box.ws]);
+    assert.equal(judge('src/link.txt', [box.ws]), first);
+    assert.notEqual(judge('src/link.txt', [path.join(box.ws, 'src')]), first);
+    assert.notEqual(judge('src/other.txt', [box.ws]), first);
+    const judged = await first;
+    assert.equal(judged.kind, 'file');
+    assert.deepEqual(judged.kind === 'file' && judged.path.real, [path.join(box.outside, 'secret.txt')]);
+    // What resolvePath gives through it is what it gives alone.
+    assert.deepEqual(await resolvePath('src/link.txt', [box.ws], judge), await resolvePath('src/link.txt', [box.ws]));
   });
 });
