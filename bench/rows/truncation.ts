@@ -38,6 +38,6 @@ export async function truncationRow(): Promise<Row> {
     now: `×${fmt(step1, 1)}, ×${fmt(step2, 1)} (${ms} ms); one byteLength pass alone: ×${floorSteps[0]}, ×${floorSteps[1]}`,
     goal: '≤ ×11 each step',
     met: step1.median <= 11 && step2.median <= 11,
-    note: `one \`Buffer.byteLength\` pass over the same texts scales ×${floorSteps[0]}, ×${floorSteps[1]} in the same run: past the CPU caches every pass over 100 MB costs more than 10× a pass over 10 MB, and truncation needs two (UTF-8 bytes and line count) — so a step above ×11 there is memory bandwidth, not the algorithm`,
+    note: `one \`Buffer.byteLength\` pass over the same texts scales ×${floorSteps[0]}, ×${floorSteps[1]} in the same run: a text that fits in the CPU's caches (1 MB, cut again and again) is read from them, one of 10 MB or 100 MB from memory. Truncation reads the text once: its UTF-8 bytes and its lines are counted together, block by block (\`utf8BytesAndLines\`, src/executor/text.ts), so a step above ×11 is that memory bandwidth, not the algorithm`,
   };
 }

@@ -2,7 +2,7 @@
 // Works on whole text and on streamed output that was only kept as head, tail and counts.
 import type { PersistedOutputInfo, ResultBudget } from './contract';
 import type { ArtifactRef, BudgetStrategy } from './result';
-import { countLines, formatBytes, headWithinBytes, headWithinChars, tailWithinBytes, utf8Bytes } from './text';
+import { countLines, formatBytes, headWithinBytes, headWithinChars, tailWithinBytes, utf8Bytes, utf8BytesAndLines } from './text';
 
 /** A line longer than this is replaced by `[line truncated: N chars]` in model content (our choice; W names none). */
 export const MAX_LINE_CHARS = 10_000;
@@ -69,9 +69,12 @@ export async function applyBudget(input: BudgetInput): Promise<BudgetOutcome> {
   if (typeof input.text !== 'string') return budgetSpilled(input, input.text);
   const text = input.text;
   const { budget } = input;
-  const originalBytes = utf8Bytes(text);
-  const capped = capLongLines(text);
   const limit = budgetLimitBytes(budget, input.readOnlySuccess);
+  // A text with more chars than the limit has bytes is cut, and without an artifact to spill to, its lines are
+  // counted for the truncation note: in the same walk as its bytes (one read of a long text from memory, not two).
+  const measured = text.length > limit && (budget.strategy !== 'artifact' || !input.persist) ? utf8BytesAndLines(text) : undefined;
+  const originalBytes = measured?.bytes ?? utf8Bytes(text);
+  const capped = capLongLines(text);
   // No second count when no line was cut, and none when even one byte per char is too many.
   const fits = capped === text ? originalBytes <= limit : capped.length <= limit && utf8Bytes(capped) <= limit;
   // A line cut down to its marker is data the model could not get back: save the whole text, as a spill does.
@@ -91,7 +94,7 @@ export async function applyBudget(input: BudgetInput): Promise<BudgetOutcome> {
     }
   }
   if (fits) return { modelContent: note ? `${capped}\n${note}` : capped, strategy: 'inline', truncated: true, originalBytes };
-  const parts: SpilledText = { head: capped, tail: capped, totalChars: capped.length, totalBytes: capped === text ? originalBytes : utf8Bytes(capped), totalLines: countLines(capped) };
+  const parts: SpilledText = { head: capped, tail: capped, totalChars: capped.length, totalBytes: capped === text ? originalBytes : utf8Bytes(capped), totalLines: capped === text && measured ? measured.lines : countLines(capped) };
   const truncated = budget.previewDirection
     ? truncateDirectional(parts, limit, budget.previewDirection, originalBytes)
     : truncateMiddleParts(parts, limit);

@@ -77,7 +77,37 @@ export function formatBytes(bytes: number): string {
 
 /** Number of lines as an editor counts them (a trailing newline opens an empty last line). */
 export function countLines(text: string): number {
+  return countLinesBetween(text, 0, text.length) + 1;
+}
+
+function countLinesBetween(text: string, from: number, to: number): number {
+  let newlines = 0;
+  for (let index = text.indexOf('\n', from); index !== -1 && index < to; index = text.indexOf('\n', index + 1)) newlines++;
+  return newlines;
+}
+
+/**
+ * Chars per block of `utf8BytesAndLines`: small enough that a block the byte count has just read is still
+ * in the CPU's cache for the line count (issue 13: of 100 MB, the two passes one after the other took
+ * 83-115 ms and by 64 Ki-char blocks 63 ms; 256 Ki and 1 Mi blocks 64-68 ms).
+ */
+export const MEASURE_BLOCK_CHARS = 64 * 1024;
+
+/**
+ * `utf8Bytes(text)` and `countLines(text)` in one walk over the text, block by block, so a long text is
+ * read from memory once instead of twice. A block never ends between the two halves of a surrogate
+ * pair (each half alone would count 3 bytes, the pair counts 4).
+ */
+export function utf8BytesAndLines(text: string): { bytes: number; lines: number } {
+  if (text.length <= MEASURE_BLOCK_CHARS) return { bytes: utf8Bytes(text), lines: countLines(text) };
+  let bytes = 0;
   let lines = 1;
-  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines++;
-  return lines;
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(text.length, from + MEASURE_BLOCK_CHARS);
+    if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1))) to++;
+    bytes += utf8Bytes(text.slice(from, to));
+    lines += countLinesBetween(text, from, to);
+    from = to;
+  }
+  return { bytes, lines };
 }

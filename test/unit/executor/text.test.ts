@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { detachedSlice } from '../../../src/executor/text';
+import { countLines, detachedSlice, MEASURE_BLOCK_CHARS, utf8Bytes, utf8BytesAndLines } from '../../../src/executor/text';
 
 describe('detachedSlice', () => {
   it('gives what slice gives, for any start, short and long, ASCII and not', () => {
@@ -11,3 +11,30 @@ describe('detachedSlice', () => {
     }
   });
 });
+
+describe('utf8BytesAndLines', () => {
+  /** A text of `length` chars from pieces that matter at a block's edge: pairs, lone halves, newlines, multi-byte chars. */
+  function randomText(length: number, seed: number): string {
+    const pieces = ['a', '\n', 'é', '€', '😀', '\ud800', '\udc00', '\r\n', 'xyz'];
+    let state = seed;
+    const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31);
+    let text = '';
+    while (text.length < length) text += pieces[next() % pieces.length];
+    return text;
+  }
+
+  it('counts what utf8Bytes and countLines count, whatever falls at a block edge', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const text = randomText(MEASURE_BLOCK_CHARS * 3 + (seed % 7), seed);
+      assert.deepEqual(utf8BytesAndLines(text), { bytes: utf8Bytes(text), lines: countLines(text) }, `seed ${seed}`);
+    }
+  });
+
+  it('keeps a surrogate pair whole across a block edge, and counts a lone half there as the encoder does', () => {
+    const pair = `${'a'.repeat(MEASURE_BLOCK_CHARS - 1)}😀${'b'.repeat(10)}\n`;
+    assert.deepEqual(utf8BytesAndLines(pair), { bytes: MEASURE_BLOCK_CHARS - 1 + 4 + 11, lines: 2 });
+    const lone = `${'a'.repeat(MEASURE_BLOCK_CHARS - 1)}\ud800b${'\n'.repeat(3)}`;
+    assert.deepEqual(utf8BytesAndLines(lone), { bytes: utf8Bytes(lone), lines: 4 });
+  });
+});
+
