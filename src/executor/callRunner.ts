@@ -20,8 +20,8 @@ import { snapshotAfter } from './stages/snapshotAfter';
 import { snapshotBefore } from './stages/snapshotBefore';
 import { resolveTimeout } from './stages/timeout';
 import { validate } from './stages/validate';
+import { NEVER_ABORTED } from './neverAborted';
 
-const NEVER_ABORTED = new AbortController().signal;
 
 /**
  * A call that ran through stage 13: its result is built but has not left yet. `publishCall` sends it

@@ -19,8 +19,8 @@ import type { ApprovalClient } from './ports/approvalClient';
 import type { ToolCallResult } from './result';
 import { TurnResults } from './results/turnResults';
 import { MAX_GROUP_SIZE, scheduleCalls } from './scheduler';
+import { NEVER_ABORTED } from './neverAborted';
 
-const NEVER_ABORTED = new AbortController().signal;
 
 export interface TurnOptions {
   /** Aborting it cancels the turn: running calls end at once, the rest are reported cancelled. */

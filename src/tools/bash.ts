@@ -124,7 +124,9 @@ async function spawnShell(input: BashInput, ctx: ToolContext, deps: BashDeps): P
       }
     }
   }
-  return { tree: deps.supervisor.start(file!, [...args, command], { cwd: ctx.workDir, env, stdio: ['ignore', 'pipe', 'pipe'] }), sandboxKey };
+  const tree = deps.supervisor.start(file!, [...args, command], { cwd: ctx.workDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  tree.exited.catch(forgetShells);
+  return { tree, sandboxKey };
 }
 
 function sandboxNote(input: BashInput, deps: BashDeps): string {
@@ -143,7 +145,10 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
   // Inside the sandbox the error lines are kept (bounded) to name what it blocked.
   const scanner = sandboxKey ? new BlockedOutputScanner() : undefined;
   if (scanner) for (const pipe of [tree.child.stdout, tree.child.stderr]) pipe?.on('data', (chunk: Buffer) => scanner.feed(chunk.toString()));
-  const pumped = Promise.all([pump(tree.child.stdout, stream), pump(tree.child.stderr, stream)]);
+  let drained = false;
+  const pumped = Promise.all([pump(tree.child.stdout, stream), pump(tree.child.stderr, stream)]).then(() => {
+    drained = true;
+  });
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const stopped = new Promise<'timeout' | 'cancel'>((resolve) => {
@@ -162,14 +167,15 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
     outcome = typeof first === 'string' ? first : 'exit';
     if (typeof first !== 'string') exit = first.value;
     if (outcome === 'exit') {
-      // 2. Background jobs of the command may still run or hold the pipes: stop them.
-      await settleWithin(pumped, BASH_EXIT_DRAIN_MS);
+      // 2. Background jobs of the command may still run or hold the pipes: stop them. Most often the
+      // pipes ended before the exit was seen, and no timer is needed.
+      if (!drained) await settleWithin(pumped, BASH_EXIT_DRAIN_MS);
       killed = await tree.kill();
       // In the sandbox the command's pid namespace ends with it: what is still found there is the
       // runtime's own helpers (its proxy bridges) dying with it, not processes the command left behind.
       leftoversStopped = sandboxKey ? 0 : killed.signalled;
       // 3. Drain the pipes; only a process that escaped the tree (double fork) can keep them open until the deadline.
-      const late = await Promise.race([pumped.then(() => undefined), stopped]);
+      const late = drained ? undefined : await Promise.race([pumped.then(() => undefined), stopped]);
       if (late) {
         outcome = late;
         // Still open after the kill: held by a process no kill can find (it left the tree, the group and its marker).
@@ -256,7 +262,11 @@ async function startInBackground(input: BashInput, ctx: ToolContext, deps: BashD
   };
 }
 
-/** Feeds a pipe into the output stream, pausing it while the stream applies backpressure. */
+/**
+ * Feeds a pipe into the output stream, pausing it while the stream applies backpressure. Settles at the
+ * pipe's end (every holder of its other end closed it, and all it carried was written), without
+ * waiting for the handle's close a loop turn later (issue 13).
+ */
 function pump(readable: Readable | null, stream: ToolOutputStream): Promise<void> {
   if (!readable) return Promise.resolve();
   const escapes = new EscapeStripper();
@@ -267,6 +277,7 @@ function pump(readable: Readable | null, stream: ToolOutputStream): Promise<void
       readable.pause();
       void stream.write(text).then(() => readable.resume());
     });
+    readable.once('end', () => resolve());
     readable.once('close', () => resolve());
     readable.once('error', () => resolve());
   });
@@ -284,12 +295,30 @@ async function settleWithin(work: Promise<unknown>, ms: number): Promise<boolean
   }
 }
 
+/**
+ * Shells `shellCommand` found, by the configured shell and `$SHELL`: the file system is asked once per
+ * pair, not on every call (issue 13: a synchronous `existsSync` before each spawn). A shell that fails
+ * to start is looked up again (`forgetShells`).
+ */
+const foundShells = new Map<string, string>();
+
 /** The user's shell and the arguments that make it run one command string. */
 export function shellCommand(configured: string | undefined): string[] {
   if (process.platform === 'win32') return [configured ?? process.env.ComSpec ?? 'cmd.exe', '/d', '/s', '/c'];
-  const candidates = [configured, process.env.SHELL, '/bin/bash', '/bin/sh'].filter((shell): shell is string => !!shell);
-  const shell = candidates.find((candidate) => candidate === configured || fs.existsSync(candidate)) ?? '/bin/sh';
+  const fromEnv = process.env.SHELL;
+  const key = `${configured ?? ''}\0${fromEnv ?? ''}`;
+  let shell = foundShells.get(key);
+  if (shell === undefined) {
+    const candidates = [configured, fromEnv, '/bin/bash', '/bin/sh'].filter((candidate): candidate is string => !!candidate);
+    shell = candidates.find((candidate) => candidate === configured || fs.existsSync(candidate)) ?? '/bin/sh';
+    foundShells.set(key, shell);
+  }
   return [shell, '-c'];
+}
+
+/** The shell could not be started: it may have moved, so the next call looks for it again. */
+function forgetShells(): void {
+  foundShells.clear();
 }
 
 function emptyData(startedAt: number): BashData {

@@ -20,9 +20,11 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /**
  * The checks the arguments of one simple command add. `cwd` is where the shell starts; `movesAround`
- * says the command line changes directory, so a relative argument with `..` may be anywhere.
+ * says the command line changes directory, so a relative argument with `..` may be anywhere. `home`:
+ * the home folder, looked up only when an argument names it (issue 13: reading `process.env` goes
+ * through the host's environment, a cost on every command otherwise).
  */
-export async function argumentChecks(part: SimpleCommandPart, cwd: string, movesAround: boolean, home = homeFolder(), ignored?: IgnoredPaths): Promise<Check[]> {
+export async function argumentChecks(part: SimpleCommandPart, cwd: string, movesAround: boolean, home: string | undefined = undefined, ignored?: IgnoredPaths): Promise<Check[]> {
   if (part.denyOnly) return [];
   const words = part.words;
   let start = 0;
@@ -38,9 +40,10 @@ export async function argumentChecks(part: SimpleCommandPart, cwd: string, moves
   return checks;
 }
 
-async function checksOfArgument(arg: CommandWord, command: string, cwd: string, movesAround: boolean, home: string, ignored: IgnoredPaths | undefined): Promise<Check[]> {
+async function checksOfArgument(arg: CommandWord, command: string, cwd: string, movesAround: boolean, givenHome: string | undefined, ignored: IgnoredPaths | undefined): Promise<Check[]> {
   const homeReference = HOME_REFERENCE.exec(arg.text);
   if (homeReference) {
+    const home = givenHome ?? homeFolder();
     const rest = homeReference[1]!.replace(/["']/g, '');
     const target = /[$`*?[]/.test(rest) ? home : path.join(home, rest);
     return [{ kind: 'path', path: await judgeShellPath(target, cwd), access: 'read', fromCommand: true }];

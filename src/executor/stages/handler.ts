@@ -6,6 +6,7 @@ import { formatGoDuration } from '../duration';
 import { LiveCallEvents } from '../results/liveEvents';
 import { openOutputStream } from '../results/openOutputStream';
 import { CallAbort } from '../callAbort';
+import { NEVER_ABORTED } from '../neverAborted';
 import { CancellationError, errorClassOf, projectErrorMessage, quietCancellation, ToolTimeoutError } from '../errors';
 
 /** The result text of a cancelled call when the tool declares none. */
@@ -18,7 +19,8 @@ export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promi
   const name = state.toolName;
   const controller = new CallAbort();
   const onTurnAbort = () => controller.abort(state.signal.reason ?? new CancellationError());
-  state.signal.addEventListener('abort', onTurnAbort, { once: true });
+  const turnCancellable = state.signal !== NEVER_ABORTED;
+  if (turnCancellable) state.signal.addEventListener('abort', onTurnAbort, { once: true });
   const graceMs = def.timeout?.kind === 'none' ? 0 : Math.max(0, def.timeout?.cleanupGraceMs ?? 0);
   const deadline = new ToolDeadline(state.timeoutMs, () => {
     const reportedMs = (state.timeoutMs ?? 0) - graceMs;
@@ -62,7 +64,7 @@ export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promi
   } finally {
     if (state.handlerStarted) state.handlerEndedAt = performance.now();
     deadline.dispose();
-    state.signal.removeEventListener('abort', onTurnAbort);
+    if (turnCancellable) state.signal.removeEventListener('abort', onTurnAbort);
     // Let a still-running handler know the call is over.
     controller.end(() => quietCancellation('tool call finished'));
   }

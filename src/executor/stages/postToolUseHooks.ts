@@ -2,10 +2,9 @@
 import type { CallState, ExecutorDeps } from '../callState';
 import { runHookChain } from '../hookChain';
 import { hookInput } from './hookInput';
+import { NEVER_ABORTED } from '../neverAborted';
 
 const NO_DECISIONS: ReadonlySet<string> = new Set();
-/** Post hooks are not cancellable: they get a signal that never aborts (one for all calls). */
-const NEVER_ABORTED = new AbortController().signal;
 
 export async function postToolUseHooks(state: CallState, deps: ExecutorDeps): Promise<void> {
   const failed = state.failure !== undefined || state.output?.isError === true;

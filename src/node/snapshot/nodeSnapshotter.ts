@@ -66,9 +66,11 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
         finish: () =>
           (finished ??= (async () => {
             try {
-              // Always walked: a change the kernel does not report (a write through mmap) is still found.
-              const after = await this.walkAll(roots, { watched: unsubscribe !== undefined, reuse: false });
+              // The watcher's pending notifications first (the call's own changes), then the walk, whose
+              // change mark is then read without another wait (issue 13: two loop turns fewer per call).
               if (unsubscribe) await this.feed!.settle(since);
+              // Always walked: a change the kernel does not report (a write through mmap) is still found.
+              const after = await this.walkAll(roots, { watched: unsubscribe !== undefined, reuse: false, settled: unsubscribe !== undefined });
               return await diffWorkspace({ folders: roots, before, after, events });
             } finally {
               unsubscribe?.();
@@ -111,15 +113,22 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
 
   /**
    * Every root walked, or (`reuse`) the last walk again when the watcher (subscribed: `watched`)
-   * reported no change since it began. The kernel's pending notifications are delivered first, so a
-   * change made just before is counted; then the change mark is read, kept with the new walk.
+   * reported no change since it began. The kernel's pending notifications are delivered first (unless
+   * the caller just `settled` the watcher), so a change made just before is counted; then the change
+   * mark is read, kept with the new walk.
    */
-  private async walkAll(roots: readonly string[], how: { readonly watched: boolean; readonly reuse: boolean }, signal?: AbortSignal): Promise<readonly WalkResult[]> {
+  private async walkAll(
+    roots: readonly string[],
+    how: { readonly watched: boolean; readonly reuse: boolean; readonly settled?: boolean },
+    signal?: AbortSignal,
+  ): Promise<readonly WalkResult[]> {
     let mark: number | undefined;
     const key = JSON.stringify(roots);
     if (how.watched && this.feed?.changeMark) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (!how.settled) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       signal?.throwIfAborted();
       mark = this.feed.changeMark();
       const last = this.lastWalk;

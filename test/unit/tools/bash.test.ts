@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ProcessSupervisor } from '../../../src/tools/processTree';
 import { makeWorkspace, type Workspace } from './helpers';
@@ -70,6 +73,30 @@ describe('Bash', () => {
     const result = await ws.run('Bash', { command: `setsid sleep ${marker} >/dev/null 2>&1 & echo started` });
     assert.match(result.modelContent, /^started\n\n?\[Exit code 0 after .*\]\n\[1 process the command left running was stopped; use run_in_background/);
     assert.equal(countProcesses(marker), 0);
+  });
+
+  it('looks for the shell again once the one it found cannot be started ($SHELL removed)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bash-shell-'));
+    const shell = path.join(dir, 'my-shell');
+    copyFileSync('/bin/sh', shell);
+    chmodSync(shell, 0o755);
+    const saved = process.env.SHELL;
+    process.env.SHELL = shell;
+    try {
+      const first = await ws.run('Bash', { command: 'echo "$0"' });
+      assert.match(first.modelContent, new RegExp(`^${shell}\n`));
+      unlinkSync(shell);
+      const failed = await ws.run('Bash', { command: 'echo "$0"' });
+      assert.equal(failed.isError, true);
+      assert.match(failed.modelContent, /cannot start the shell/);
+      const again = await ws.run('Bash', { command: 'echo "$0"' });
+      assert.equal(again.isError, false);
+      assert.match(again.modelContent, /^\/bin\/(ba)?sh\n/);
+    } finally {
+      if (saved === undefined) delete process.env.SHELL;
+      else process.env.SHELL = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('does not pass secret-looking variables unless allowed', async () => {

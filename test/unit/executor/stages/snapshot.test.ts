@@ -56,16 +56,21 @@ describe('snapshot stages (before and after)', () => {
         throw new Error('died');
       },
     });
-    const slow = (name: string) =>
+    // The cancel comes once the handler has written its file (not after a fixed delay, which a busy
+    // machine can outlast before the handler even starts: then nothing was written to report).
+    let started!: () => void;
+    const cancelledStarted = new Promise<void>((resolve) => (started = resolve));
+    const slow = (name: string, onStart?: () => void) =>
       tool(name, {
         readOnly: false,
         timeout: { defaultMs: 50 },
         handler: (_input: unknown, ctx: ToolContext) => {
           writeFileSync(path.join(ctx.workDir, `${name}.txt`), name);
+          onStart?.();
           return new Promise(() => undefined);
         },
       });
-    const { executor } = setup([crash, slow('Slow'), slow('Cancelled')]);
+    const { executor } = setup([crash, slow('Slow'), slow('Cancelled', () => started())]);
     const crashed = await executor.execute({ id: '1', name: 'Crash', input: {} });
     assert.equal(crashed.modelContent, 'tool Crash crashed: died\n\n[Workspace Changes]\n+ half.txt (created, 4 B)');
     const timedOut = await executor.execute({ id: '2', name: 'Slow', input: {} });
@@ -73,7 +78,7 @@ describe('snapshot stages (before and after)', () => {
     assert.match(timedOut.modelContent, /\[Workspace Changes\]\n\+ Slow\.txt \(created, 4 B\)$/);
     const controller = new AbortController();
     const pending = executor.execute({ id: '3', name: 'Cancelled', input: {} }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
+    void cancelledStarted.then(() => controller.abort());
     const cancelled = await pending;
     assert.equal(cancelled.errorKind, 'cancelled');
     assert.match(cancelled.modelContent, /\[Workspace Changes\]\n\+ Cancelled\.txt \(created, 9 B\)$/);
