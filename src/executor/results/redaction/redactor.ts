@@ -129,8 +129,9 @@ class HoldbackStream implements RedactionStream {
    * text, then the rest, which is the same as pushing the chunk as two (any chunking gives the same text).
    * After the first step, what is held back is the end of the chunk's start, so the text to go on with is
    * the chunk from there: a slice of it, not a join. Joining each 64 Ki-char chunk to the held-back text
-   * copied it whole, and that garbage (issue 13: 72 Ki of 144 Ki chars allocated per chunk) made V8's
-   * young generation collect and grow more often; now only the seam (~24 Ki chars) is joined.
+   * copied both into a new 72 Ki-char string, as much garbage again as decoding the chunk, and V8 grew the
+   * semi-spaces of its young generation to 16 MiB after about a GiB of it (issue 13: peak RSS 101-108 MiB);
+   * joining only the seam (~24 Ki chars) they stay at 8 MiB (82-91 MiB).
    */
   pushEach(chunk: string, emit: (text: string) => void): void {
     const start = this.holdback * 2;
