@@ -130,7 +130,8 @@ const BIG_OUTPUT_NOTE =
   'besides that floor, it decodes each chunk, redacts it (about 1 ms/MiB on this log line: 18 native `indexOf` passes over each 32 Ki-char ' +
   'block for the triggers and a look back at every `:`), counts bytes and lines, keeps the tail, copies the text into the artifact ' +
   'buffer, and collects the garbage of it all. Peak RSS: the floor itself peaks at about 81 MiB (Node starts at 39 MiB and its JS heap ' +
-  "stays under 7 MB: the rest is memory outside V8's heap), so ≤ 80 MiB is below the floor too. The executor's process has 62–64 MiB " +
-  "before the command (the executor's modules and heap on top of Node's); a redaction stream joins only the first 16 Ki chars of each " +
-  "64 Ki-char chunk to the text it holds back and goes on with a slice of the chunk, so V8 keeps each of its young generation's two semi-spaces at 8 MiB; joining " +
-  'whole chunks made them grow to 16 MiB after about a GiB (peak RSS 101–108 MiB for 1 GiB then, 83–87 now)';
+  "stays under 7 MB: the rest is memory outside V8's heap), so ≤ 80 MiB is below the floor too. The executor's process has 62 MiB " +
+  "before the command (the executor's modules and heap on top of Node's), and V8 has sized its young generation on the survivors of " +
+  'loading them: two 8 MiB semi-spaces, where the collections during the command (each promotes a few KB) leave it. A redaction ' +
+  'stream joins only the first 16 Ki chars of each 64 Ki-char chunk to the text it holds back and goes on with a slice of the chunk: ' +
+  'joining whole chunks made V8 grow the semi-spaces to 16 MiB after about a GiB (peak RSS 101–108 MiB for 1 GiB then, 83–87 now)';
