@@ -122,11 +122,14 @@ export async function bigOutputRow(): Promise<Row> {
   };
 }
 
-/** Why the row's goal is out of reach, as CPU profiles of the child (`node --cpu-prof out/bench/child/bashOutput.js 1024`) show it. */
+/**
+ * Why the row's goal is out of reach, as CPU profiles of the child (`node --cpu-prof out/bench/child/bashOutput.js 1024`) show it;
+ * CPU per MiB is `process.cpuUsage()` of each child (its own threads, not the shell's) for 1 GiB, and `--trace-gc` shows the young generation.
+ */
 const BIG_OUTPUT_NOTE =
   'the floor is measured in the same run: Node doing nothing but read the pipe and write the file (bench/child/pipeCopy.ts) already ' +
-  'takes about 2× the shell, more than the goal allows: it uses about 1.6 ms of CPU per MiB of its own (mostly pipe reads and file ' +
-  'writes in the kernel), and on 2 cores it competes with `yes` and `head` for them. Bash wired like the CLI uses about 3.3 ms per MiB: ' +
+  'takes about 2× the shell, more than the goal allows: it uses 1.3–1.5 ms of CPU per MiB of its own (mostly pipe reads and file ' +
+  'writes in the kernel), and on 2 cores it competes with `yes` and `head` for them. Bash wired like the CLI uses 2.9–3.1 ms per MiB: ' +
   'besides that floor, it decodes each chunk, redacts it (about 1 ms/MiB on this log line: 18 native `indexOf` passes over each 32 Ki-char ' +
   'block for the triggers and a look back at every `:`), counts bytes and lines, keeps the tail, copies the text into the artifact ' +
   'buffer, and collects the garbage of it all. Peak RSS: the floor itself peaks at about 81 MiB (Node starts at 39 MiB and its JS heap ' +
