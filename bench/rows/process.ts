@@ -137,4 +137,7 @@ const BIG_OUTPUT_NOTE =
   "before the command (the executor's modules and heap on top of Node's), and V8 has sized its young generation on the survivors of " +
   'loading them: two 8 MiB semi-spaces, where the collections during the command (each promotes a few KB) leave it. A redaction ' +
   'stream joins only the first 16 Ki chars of each 64 Ki-char chunk to the text it holds back and goes on with a slice of the chunk: ' +
-  'joining whole chunks made V8 grow the semi-spaces to 16 MiB after about a GiB (peak RSS 101–108 MiB for 1 GiB then, 83–87 now)';
+  'joining whole chunks made V8 grow the semi-spaces to 16 MiB after about a GiB (peak RSS 101–108 MiB for 1 GiB then, 83–87 now). ' +
+  'Smaller semi-spaces would meet the goal (`node --max-semi-space-size=4` on the child: 74–76 MiB), but only a flag given to Node ' +
+  'at its start sets them (`v8.setFlagsFromString` at run time leaves them as they are), which the executor, a library in a host ' +
+  'such as the VS Code extension host, does not control';
