@@ -132,8 +132,8 @@ const BIG_OUTPUT_NOTE =
   'writes in the kernel), and on 2 cores it competes with `yes` and `head` for them. Bash wired like the CLI uses 2.9–3.1 ms per MiB: ' +
   'besides that floor, it decodes each chunk, redacts it (about 1 ms/MiB on this log line: 18 native `indexOf` passes over each 32 Ki-char ' +
   'block for the triggers and a look back at every `:`), counts bytes and lines, keeps the tail, copies the text into the artifact ' +
-  'buffer, and collects the garbage of it all. Peak RSS: the floor itself peaks at about 81 MiB (Node starts at 39 MiB and its JS heap ' +
-  "stays under 7 MB: the rest is memory outside V8's heap), so ≤ 80 MiB is below the floor too. The executor's process has 62 MiB " +
+  'buffer, and collects the garbage of it all. Peak RSS: Node only copying the pipe peaks at about 81 MiB itself (it starts at 39 MiB ' +
+  "and its JS heap stays under 7 MB: the rest is memory outside V8's heap). The executor's process has 62 MiB " +
   "before the command (the executor's modules and heap on top of Node's), and V8 has sized its young generation on the survivors of " +
   'loading them: two 8 MiB semi-spaces, where the collections during the command (each promotes a few KB) leave it. A redaction ' +
   'stream joins only the first 16 Ki chars of each 64 Ki-char chunk to the text it holds back and goes on with a slice of the chunk: ' +
