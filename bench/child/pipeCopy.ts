@@ -1,6 +1,7 @@
 // Child of the big-output row: the floor for any Node implementation. It runs `yes … | head -c N`
 // as Bash does (a shell with piped stdout), and only reads the pipe and writes each chunk to a file
-// with Node's own stream plumbing (no decoding, redaction, counting or events); it prints its wall time.
+// with Node's own stream plumbing (no decoding, redaction, counting or events); it prints its wall time
+// and peak RSS.
 // Usage: node out/bench/child/pipeCopy.js MiB
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
   await pipeline(child.stdout, createWriteStream(path.join(dir, 'out.txt'), { flags: 'wx' }));
   const ms = performance.now() - started;
   rmSync(dir, { recursive: true, force: true });
-  process.stdout.write(`${JSON.stringify({ ms })}\n`);
+  process.stdout.write(`${JSON.stringify({ ms, rssMiB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
 }
 
 main().catch((error) => {

@@ -13,6 +13,11 @@ export interface Redactor {
 /** Redacts a stream: `push` returns the redacted text that is safe to emit so far, `end` the rest. */
 export interface RedactionStream {
   push(chunk: string): string;
+  /**
+   * `push`, with the redacted text handed to `emit` in one or more pieces, in order: a stream that
+   * would otherwise join them into one string (a copy of the chunk) may hand them apart. Absent: `push`.
+   */
+  pushEach?(chunk: string, emit: (text: string) => void): void;
   end(): string;
 }
 

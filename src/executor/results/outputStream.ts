@@ -80,6 +80,8 @@ export class OutputCollector implements ToolOutputStream {
   private belowHighWater: Array<() => void> = [];
   private artifactError: string | undefined;
 
+  private readonly acceptLive = (text: string): void => this.accept(text);
+
   constructor(private readonly config: OutputCollectorOptions) {
     this.tail = new TailBuffer(config.tailChars);
   }
@@ -88,7 +90,9 @@ export class OutputCollector implements ToolOutputStream {
     if (this.closed) return Promise.resolve();
     const text = typeof chunk === 'string' ? chunk : this.decode(chunk);
     this.bytesWritten += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
-    this.accept(this.config.redaction.push(text));
+    const redaction = this.config.redaction;
+    if (redaction.pushEach) redaction.pushEach(text, this.acceptLive);
+    else this.accept(redaction.push(text));
     if (this.unwrittenChars <= STREAM_HIGH_WATER_CHARS) return Promise.resolve();
     return new Promise((resolve) => this.belowHighWater.push(resolve));
   }

@@ -85,6 +85,36 @@ describe('streamed output', () => {
     }
   });
 
+  it('persists long chunks (redacted in pieces, joined only at a seam) as whole-text redaction redacts the output', async () => {
+    // Chunks of 40-100 Ki chars, each with planted secrets around 16 Ki chars in, where the redaction stream's seam ends.
+    const chunks: string[] = [];
+    const next = random(71);
+    for (let index = 0; index < 12; index++) {
+      const size = 40_000 + Math.floor(next() * 60_000);
+      const around = 16_384 - 40 + Math.floor(next() * 80);
+      const planted = `${plantedText()}\n`;
+      const before = 'log line before\n'.repeat(Math.ceil(around / 16)).slice(0, around);
+      chunks.push((before + planted + 'log line after\n'.repeat(Math.ceil(size / 15))).slice(0, size));
+    }
+    const output = chunks.join('');
+    const pieces = tool('Bash', {
+      readOnly: false,
+      sideEffectScope: 'workspace',
+      resultBudget: { maxModelBytes: 30_000, strategy: 'artifact' },
+      handler: async (_input: unknown, ctx: ToolContext) => {
+        const stream = ctx.openOutputStream({ display: 'bash_output' });
+        for (const chunk of chunks) await stream.write(Buffer.from(chunk));
+        stream.close({ exitCode: 0 });
+        return { content: '' };
+      },
+    });
+    const redactor = createRedactor();
+    const { executor } = makeExecutor([pieces], { artifactStore: artifactStore(), redactor });
+    const result = await executor.execute({ id: 'b-seam', name: 'Bash', input: {} });
+    assert.ok(result.artifact);
+    assert.equal(readFileSync(result.artifact.path, 'utf8'), redactor.redact(output));
+  });
+
   it('keeps small streams whole and inline, with no display', async () => {
     const { executor } = makeExecutor([streamer('Bash', 10, { trailer: 'Exit code: 0' })], { artifactStore: artifactStore() });
     const result = await executor.execute({ id: 'b2', name: 'Bash', input: {} });

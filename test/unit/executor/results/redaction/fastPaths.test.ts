@@ -189,4 +189,22 @@ describe('redaction fast paths (property)', () => {
       assert.equal(out, redactor.redact(text), `trial ${trial}`);
     }
   });
+
+  it('a stream given long chunks through pushEach (joined only at a seam) gives the text whole-text redaction gives', () => {
+    const redactor = createRedactor();
+    const next = random(59);
+    for (let trial = 0; trial < 30; trial++) {
+      const text = adversarial(next, 60_000 + Math.floor(next() * 120_000));
+      const stream = redactor.createStream!();
+      let out = '';
+      for (let at = 0; at < text.length; ) {
+        // Long chunks (taken in two steps) and short ones (pushed whole) in any order.
+        const size = next() < 0.6 ? 32_768 + Math.floor(next() * 40_000) : 1 + Math.floor(next() * (next() < 0.5 ? 40 : 20_000));
+        stream.pushEach!(text.slice(at, at + size), (piece) => (out += piece));
+        at += size;
+      }
+      out += stream.end();
+      assert.equal(out, redactor.redact(text), `trial ${trial}`);
+    }
+  });
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRedactor, isSecretEnvName } from '../../../../../src/executor/results/redaction/redactor';
+import { createRedactor, isSecretEnvName, STREAM_HOLDBACK_CHARS } from '../../../../../src/executor/results/redaction/redactor';
 import { redactionStreamOf } from '../../../../../src/executor/results/redaction/lineStream';
+import { random } from '../../random';
 import { PLANTED, pemKey, plantedText } from '../secrets';
 
 describe('createRedactor', () => {
@@ -101,6 +102,91 @@ describe('redaction streams', () => {
     for (const piece of pieces) {
       assert.equal(Buffer.from(piece, 'utf8').toString('utf8'), piece);
     }
+  });
+
+  describe('pushEach (long chunks: the start joined to the held-back text, the rest sliced)', () => {
+    /** `STREAM_HOLDBACK_CHARS` for this redactor; `pushEach` takes a chunk of `4 × HOLDBACK` chars or more in two steps, at `2 × HOLDBACK`. */
+    const HOLDBACK = STREAM_HOLDBACK_CHARS;
+    const SPLIT = 2 * HOLDBACK;
+
+    function pushedEach(chunks: readonly string[]): { text: string; pieces: string[] } {
+      const stream = redactor.createStream!();
+      const pieces: string[] = [];
+      for (const chunk of chunks) stream.pushEach!(chunk, (piece) => pieces.push(piece));
+      pieces.push(stream.end());
+      return { text: pieces.join(''), pieces };
+    }
+
+    /** `text` cut at `cuts` (offsets into it, ascending). */
+    function cutAt(text: string, cuts: readonly number[]): string[] {
+      const chunks: string[] = [];
+      let from = 0;
+      for (const cut of [...cuts, text.length]) {
+        chunks.push(text.slice(from, cut));
+        from = cut;
+      }
+      return chunks;
+    }
+
+    it('masks a secret across the seam inside a chunk, at every offset around it', () => {
+      for (const { secret, text: prefix } of PLANTED) {
+        const planted = `${prefix}${secret}`;
+        // A first chunk leaves HOLDBACK chars or more held back; the second is long, with the secret around its SPLIT.
+        const first = 'a'.repeat(5 * HOLDBACK) + '\n';
+        for (let offset = -planted.length - 2; offset <= 2; offset += Math.max(1, Math.floor(planted.length / 9))) {
+          const second = `${'b '.repeat((SPLIT + offset) / 2 + 1).slice(0, SPLIT + offset)}${planted} tail\n${'c'.repeat(3 * HOLDBACK)}`;
+          const text = first + second;
+          const { text: out } = pushedEach([first, second]);
+          assert.equal(out, redactor.redact(text), `${prefix} at SPLIT${offset >= 0 ? '+' : ''}${offset}`);
+        }
+      }
+    });
+
+    it('masks secrets straddling one, two and many chunk boundaries, long chunks and short ones mixed', () => {
+      const key = pemKey();
+      const jwt = PLANTED.find((planted) => planted.rule === 'jwt')!.secret;
+      const text = `${'x'.repeat(4 * HOLDBACK + 3)}\n${key}\n${'y '.repeat(HOLDBACK)}token=${jwt} Bearer ${jwt}\nDEPLOY deploy-token-value-0123456789\n${'z'.repeat(5 * HOLDBACK)}`;
+      const whole = redactor.redact(text);
+      const keyAt = text.indexOf(key);
+      const jwtAt = text.indexOf(jwt);
+      const layouts: number[][] = [
+        [keyAt + 10], // one boundary, inside the key
+        [keyAt + 10, keyAt + key.length - 20], // two, the key's start and end in different chunks
+        Array.from({ length: 40 }, (_, index) => keyAt + 1 + index * Math.floor(key.length / 41)), // many: chunks shorter than the key
+        Array.from({ length: 30 }, (_, index) => jwtAt - 5 + index * 7), // many short chunks over the JWT
+        [keyAt - SPLIT - 5, jwtAt - SPLIT + 3], // a long chunk's SPLIT just before the key, another's inside the JWT
+        [keyAt - SPLIT + 40, keyAt + key.length - 9, jwtAt + 11], // a seam inside the key, then boundaries at its end and in the JWT
+      ];
+      for (const cuts of layouts) {
+        const { text: out } = pushedEach(cutAt(text, cuts.filter((cut) => cut > 0 && cut < text.length)));
+        assert.equal(out, whole, JSON.stringify(cuts));
+      }
+    });
+
+    it('keeps multi-byte chars whole at the seam and at chunk boundaries', () => {
+      const filler = '😀é中'.repeat(2 * HOLDBACK);
+      const text = `${filler}password=hunter2hunter2 😀 ${filler}`;
+      const secretAt = text.indexOf('hunter2');
+      // A long chunk's SPLIT inside a surrogate pair (the first filler's pairs start at multiples of 4), and next to the secret.
+      for (const cuts of [[1], [3], [5, 5 + SPLIT + 1 + 4 * HOLDBACK], [secretAt - SPLIT - 1], [secretAt - SPLIT + 3]]) {
+        const { text: out, pieces } = pushedEach(cutAt(text, cuts));
+        assert.equal(out, redactor.redact(text), JSON.stringify(cuts));
+        for (const piece of pieces) assert.equal(Buffer.from(piece, 'utf8').toString('utf8'), piece, 'no piece ends or starts inside a pair');
+      }
+    });
+
+    it('gives the text whole-text redaction gives, for random long and short chunks', () => {
+      const next = random(61);
+      const text = `${plantedText()}\n${pemKey()}\n`.repeat(60);
+      for (let trial = 0; trial < 20; trial++) {
+        const cuts: number[] = [];
+        for (let at = 0; at < text.length; ) {
+          at += next() < 0.5 ? 1 + Math.floor(next() * 200) : 4 * HOLDBACK + Math.floor(next() * 4 * HOLDBACK);
+          if (at < text.length) cuts.push(at);
+        }
+        assert.equal(pushedEach(cutAt(text, cuts)).text, redactor.redact(text), `trial ${trial}`);
+      }
+    });
   });
 
   it('falls back to whole lines for a redactor without a stream', () => {
