@@ -152,7 +152,8 @@ export function capLongLines(text: string, maxChars = MAX_LINE_CHARS): string {
 
 /** Keeps the head third and the tail third, line aligned, with one line naming what was left out. */
 export function truncateMiddle(text: string, limitBytes: number): string {
-  return truncateMiddleParts({ head: text, tail: text, totalChars: text.length, totalBytes: utf8Bytes(text), totalLines: countLines(text) }, limitBytes);
+  const { bytes, lines } = utf8BytesAndLines(text);
+  return truncateMiddleParts({ head: text, tail: text, totalChars: text.length, totalBytes: bytes, totalLines: lines }, limitBytes);
 }
 
 /**

@@ -77,10 +77,11 @@ export function formatBytes(bytes: number): string {
 
 /** Number of lines as an editor counts them (a trailing newline opens an empty last line). */
 export function countLines(text: string): number {
-  return countLinesBetween(text, 0, text.length) + 1;
+  return countNewlines(text) + 1;
 }
 
-function countLinesBetween(text: string, from: number, to: number): number {
+/** The `\n`s in `text`, or in its chars `from` to `to`. */
+export function countNewlines(text: string, from = 0, to = text.length): number {
   let newlines = 0;
   for (let index = text.indexOf('\n', from); index !== -1 && index < to; index = text.indexOf('\n', index + 1)) newlines++;
   return newlines;
@@ -106,7 +107,7 @@ export function utf8BytesAndLines(text: string): { bytes: number; lines: number 
     let to = Math.min(text.length, from + MEASURE_BLOCK_CHARS);
     if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1))) to++;
     bytes += utf8Bytes(text.slice(from, to));
-    lines += countLinesBetween(text, from, to);
+    lines += countNewlines(text, from, to);
     from = to;
   }
   return { bytes, lines };

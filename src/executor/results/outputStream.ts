@@ -10,6 +10,7 @@ import type { ArtifactWriter } from '../ports/artifactStore';
 import type { RedactionStream } from '../ports/redactor';
 import type { ArtifactRef } from '../result';
 import { projectErrorMessage } from '../errors';
+import { countNewlines } from '../text';
 import { TailBuffer } from './tailBuffer';
 
 /** Redacted text waiting for the artifact file past this many chars makes `write` wait (backpressure). */
@@ -286,8 +287,3 @@ function endsInsideChar(bytes: Uint8Array): boolean | undefined {
   return bytes.length >= 3 ? false : undefined;
 }
 
-function countNewlines(text: string): number {
-  let count = 0;
-  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count++;
-  return count;
-}
