@@ -115,8 +115,8 @@ const PHRASE = /read-only file system|no such file or directory|permission denie
 function pathIn(line: string, context: BlockedContext): string | undefined {
   const phrase = PHRASE.exec(line);
   if (!phrase) return undefined;
-  const before = /(?:^|[\s'"‘`])([^\s'"‘’`:]+)['"’`]?\s*:\s*$/.exec(line.slice(0, phrase.index))?.[1];
-  const after = /['"‘`]([^'"’`]+)['"’`]/.exec(line.slice(phrase.index))?.[1];
+  const before = /(?:^|[\s'"\u2018`])([^\s'"\u2018\u2019`:]+)['"\u2019`]?\s*:\s*$/.exec(line.slice(0, phrase.index))?.[1];
+  const after = /['"\u2018`]([^'"\u2019`]+)['"\u2019`]/.exec(line.slice(phrase.index))?.[1];
   const raw = [before, after].find((candidate) => candidate !== undefined && /[/.~\w]/.test(candidate) && !/^(line \d+|\d+)$/.test(candidate));
   if (!raw) return undefined;
   if (raw.startsWith('~/')) return path.join(context.home, raw.slice(2));

@@ -90,6 +90,9 @@ function escapeRegExp(text: string): string {
  */
 const TRIGGER_OVERLAP_CHARS = 64;
 
+/** Held-back text shorter than this stays a string: copying a few KB at a collection costs V8 little. */
+const PARK_MIN_CHARS = 1024;
+
 /**
  * Emits all but the last `holdback` chars of what it has, never cutting inside a match or after
  * the start of a PEM key whose END has not arrived, nor inside a surrogate pair. Each push scans only
@@ -98,7 +101,10 @@ const TRIGGER_OVERLAP_CHARS = 64;
  * over the longer text, so a match cut by a chunk's end grows whole.
  */
 class HoldbackStream implements RedactionStream {
+  /** The held-back text, unless it is parked (`parkedChars` > 0: it is the first `parkedChars` bytes of `parked`). */
   private pending = '';
+  private parked: Buffer | undefined;
+  private parkedChars = 0;
   /** Kept hits in `pending`: where the trigger was found, where the rules are tried, which rules, and whether a single char found it. */
   private readonly at: number[] = [];
   private readonly starts: number[] = [];
@@ -120,7 +126,7 @@ class HoldbackStream implements RedactionStream {
   ) {}
 
   push(chunk: string): string {
-    this.pending += chunk;
+    this.pending = this.heldText() + chunk;
     return this.release();
   }
 
@@ -140,12 +146,13 @@ class HoldbackStream implements RedactionStream {
       return;
     }
     emit(this.push(chunk.slice(0, start)));
-    const held = this.pending.length;
+    const held = this.parkedChars > 0 ? this.parkedChars : this.pending.length;
     if (held > start) {
       emit(this.push(chunk.slice(start)));
       return;
     }
-    // `pending` holds the last `held` chars of the chunk's start: the same text as this slice's start.
+    // What is held back is the last `held` chars of the chunk's start: the same text as this slice's start.
+    this.parkedChars = 0;
     this.pending = chunk.slice(start - held);
     emit(this.release());
   }
@@ -163,18 +170,47 @@ class HoldbackStream implements RedactionStream {
     }
     if (cut > 0 && isHighSurrogate(text.charCodeAt(cut - 1))) cut--;
     if (cut <= 0) return '';
-    this.pending = detachedSlice(text, cut);
+    this.hold(text, cut);
     this.keepHitsFrom(cut);
     return replaceSecrets(text, matches, 0, cut);
   }
 
   end(): string {
-    const text = this.pending;
+    const text = this.heldText();
     const matches = text.length === 0 ? [] : this.matches(text, text.length);
     this.pending = '';
     this.keepHits(() => false);
     this.scanned = this.charsScanned = 0;
     return text.length === 0 ? '' : replaceSecrets(text, matches);
+  }
+
+  /**
+   * Holds back `text` from `from` on until the next push. ASCII waits in a buffer outside the JS heap: the
+   * held-back text lives from one chunk to the next, so nearly every young-generation collection (they
+   * come while a chunk is decoded) found it alive and copied it, 8-16 KB a time, and after a hundred or
+   * so of them V8 doubled its young generation: +8 MiB of peak RSS for a command printing 1 GiB (issue 13,
+   * `--trace-gc-nvp`). Other text is kept as a copy that does not keep the chunk alive.
+   */
+  private hold(text: string, from: number): void {
+    const chars = text.length - from;
+    const rest = text.slice(from);
+    if (chars >= PARK_MIN_CHARS && Buffer.byteLength(rest) === chars) {
+      if (!this.parked || this.parked.length < chars) this.parked = Buffer.allocUnsafe(Math.max(chars, this.holdback * 2));
+      this.parked.write(rest, 0, chars, 'latin1');
+      this.parkedChars = chars;
+      this.pending = '';
+      return;
+    }
+    this.parkedChars = 0;
+    this.pending = detachedSlice(text, from);
+  }
+
+  /** The held-back text, as a string again if it was parked. */
+  private heldText(): string {
+    if (this.parkedChars === 0) return this.pending;
+    const text = this.parked!.toString('latin1', 0, this.parkedChars);
+    this.parkedChars = 0;
+    return text;
   }
 
   /** Scans what is new in `text` (the pending text; single chars up to `charsTo`) for triggers, then finds the matches. */
