@@ -184,5 +184,5 @@ const BIG_OUTPUT_NOTE =
   'a string, that text was alive at nearly every collection and copied by each (10–11 KB a collection), and after 110–180 of them V8 ' +
   'doubled the semi-spaces (peak RSS 83–89 MiB then); while it is ASCII it now waits in a buffer outside the JS heap. The same ' +
   'executor loaded from tsc\'s output, module by module, has 8 MiB semi-spaces before the command starts: loading it that way promotes ' +
-  'enough objects (about 7 MB) for V8 to double them. Node only copying the pipe peaks at about 81 MiB: it allocates so little in ' +
+  'enough objects (about 6.5 MB) for V8 to double them. Node only copying the pipe peaks at about 81 MiB: it allocates so little in ' +
   'the JS heap that its young collections are rare, and the dead 64 KiB read buffers (outside the JS heap) pile up between them';
