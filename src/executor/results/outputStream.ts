@@ -181,15 +181,18 @@ export class OutputCollector implements ToolOutputStream {
     this.newlines += countNewlines(text);
     this.endsWithNewline = text.endsWith('\n');
     if (this.head.length < this.config.headChars) this.head += text.slice(0, this.config.headChars - this.head.length);
-    this.tail.push(text);
+    // The tail is kept from the spill on: until then the whole text holds it (issue 13: most calls
+    // never spill, and a ring for each cost a Bash call an 8 KiB allocation).
     if (this.whole) {
       this.whole.push(text);
       if (this.totalChars <= this.config.spillAtChars) return;
       const soFar = this.whole.join('');
       this.whole = undefined;
+      this.tail.push(soFar);
       this.spill(soFar);
       return;
     }
+    this.tail.push(text);
     if (this.writer) this.enqueue(text, bytes);
   }
 
