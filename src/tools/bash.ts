@@ -170,7 +170,7 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
       // 2. Background jobs of the command may still run or hold the pipes: stop them. Most often the
       // pipes ended before the exit was seen, and no timer is needed.
       if (!drained) await settleWithin(pumped, BASH_EXIT_DRAIN_MS);
-      killed = await tree.kill();
+      killed = tree.startedNothing() ? NOTHING_KILLED : await tree.kill();
       // In the sandbox the command's pid namespace ends with it: what is still found there is the
       // runtime's own helpers (its proxy bridges) dying with it, not processes the command left behind.
       leftoversStopped = sandboxKey ? 0 : killed.signalled;
@@ -214,6 +214,8 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
   const content = summary(outcome, data, timeoutMs) + (blocked.length > 0 ? `\n${blockedNote(blocked)}` : '');
   return { content, isError: outcome !== 'exit' || exit.code !== 0, ...(timedOut ? { timedOut } : {}), data };
 }
+
+const NOTHING_KILLED: KillReport = { signalled: 0, forced: 0, survivors: [] };
 
 function summary(outcome: 'exit' | 'timeout' | 'cancel', data: BashData, timeoutMs: number): string {
   const took = formatGoDuration(Math.round(data.durationMs));

@@ -39,6 +39,11 @@ export interface ProcessTree {
    * exited, this kills what it left running in its group (background jobs of a command).
    */
   kill(): Promise<KillReport>;
+  /**
+   * True when the root was reaped and no pid was given out after it: it started nothing, so `kill()`
+   * would find nothing to stop (answered without a promise: issue 13, a Bash call after its exit).
+   */
+  startedNothing(): boolean;
 }
 
 export interface KillReport {
@@ -67,7 +72,7 @@ export class ProcessSupervisor {
       const exited = new Promise<never>((_, reject) => child.once('error', reject));
       exited.catch(() => {});
       const none: KillReport = { signalled: 0, forced: 0, survivors: [] };
-      return { child, pid: -1, exited, kill: async () => none };
+      return { child, pid: -1, exited, kill: async () => none, startedNothing: () => true };
     }
     const pid = child.pid;
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
@@ -85,6 +90,7 @@ export class ProcessSupervisor {
       marker,
       exited,
       kill: () => (killing ??= this.track(killTree(child, marker, pipes, since))),
+      startedNothing: () => startedNothing(child, since),
     };
     this.live.add(tree);
     killOnExit(this.live);
@@ -173,9 +179,7 @@ async function killTree(child: ChildProcess, marker: string, pipes: ReadonlySet<
     });
     return { signalled: 1, forced: 1, survivors: [] };
   }
-  // The root was reaped and no pid was given out after it: it started nothing, so nothing is left.
-  const reaped = child.exitCode !== null || child.signalCode !== null;
-  if (reaped && pidWindowEnd(pid, since) === pid) return { signalled: 0, forced: 0, survivors: [] };
+  if (startedNothing(child, since)) return { signalled: 0, forced: 0, survivors: [] };
   // Descendants are listed before any signal: a child that left the group (setsid) is still found
   // through its parent while the parent lives, and through its marker after.
   const markers = new Set([marker]);
@@ -198,6 +202,12 @@ async function killTree(child: ChildProcess, marker: string, pipes: ReadonlySet<
   const confirmBy = Date.now() + KILL_CONFIRM_MS;
   while (Date.now() < confirmBy && stubborn.some(isAlive)) await delay(KILL_CHECK_INTERVAL_MS);
   return { signalled: targets.size, forced: stubborn.length, survivors: stubborn.filter(isAlive) };
+}
+
+/** The root was reaped and no pid was given out after it: it started nothing, so nothing is left (POSIX). */
+function startedNothing(child: ChildProcess, since: PidAllocation | undefined): boolean {
+  const reaped = child.exitCode !== null || child.signalCode !== null;
+  return !isWindows && reaped && pidWindowEnd(child.pid!, since) === child.pid;
 }
 
 /** The pipes (`pipe:[inode]`, `socket:[inode]`) of a just-started process's stdout and stderr (Linux; empty elsewhere). */

@@ -19,6 +19,20 @@ describe('ProcessSupervisor', () => {
     await supervisor.dispose();
   });
 
+  it('says a tree started nothing only once its root was reaped, and never for one that left a process running', async () => {
+    const supervisor = new ProcessSupervisor();
+    const marker = uniqueSleep();
+    const tree = supervisor.start('/bin/sh', ['-c', `sleep ${marker} & echo started`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    assert.equal(tree.startedNothing(), false, 'the root still runs');
+    await tree.exited;
+    await until(() => countProcesses(marker) === 1);
+    assert.equal(tree.startedNothing(), false, 'its sleep was given a pid after it');
+    const report = await tree.kill();
+    assert.equal(report.signalled, 1);
+    assert.equal(countProcesses(marker), 0);
+    await supervisor.dispose();
+  });
+
   it('uses KILL for a process that ignores TERM', async () => {
     const supervisor = new ProcessSupervisor();
     const marker = uniqueSleep();
