@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import * as fs from 'node:fs';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput, ToolOutputStream } from '../executor/contract';
+import { deadlineClock, type ClockEntry } from '../executor/deadlineClock';
 import { deferredSchema } from '../executor/schema';
 import { formatGoDuration } from '../executor/duration';
 import type { BackgroundShells } from './backgroundShells';
@@ -149,10 +150,10 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
   const pumped = Promise.all([pump(tree.child.stdout, stream), pump(tree.child.stderr, stream)]).then(() => {
     drained = true;
   });
-  let timer: NodeJS.Timeout | undefined;
+  let timer: ClockEntry | undefined;
   let onAbort: (() => void) | undefined;
   const stopped = new Promise<'timeout' | 'cancel'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    timer = deadlineClock.at(performance.now() + timeoutMs, () => resolve('timeout'));
     onAbort = () => resolve('cancel');
     ctx.signal.addEventListener('abort', onAbort, { once: true });
   });
@@ -189,7 +190,7 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
   } catch (error) {
     return { content: `cannot start the shell: ${(error as Error).message}`, isError: true, data: emptyData(startedAt) };
   } finally {
-    clearTimeout(timer);
+    timer?.cancel();
     if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
     tree.child.stdout?.destroy();
     tree.child.stderr?.destroy();
