@@ -11,7 +11,8 @@
 // Those /proc scans read every process on the machine; they run only over what can be the tree's. Every
 // process of a tree was started after its root, so (in the root's pid namespace, until pid numbers wrap)
 // its pid lies between the root's and the last pid given out: `/proc/loadavg` names that last pid, and the
-// forks counted since the start in `/proc/stat` bound whether numbers could have wrapped. A command that
+// forks counted since the start in `/proc/stat` bound whether numbers could have wrapped (with pid_max,
+// when pids are too low for the last one alone to rule a wrap out). A command that
 // started nothing (`echo hi`) leaves an empty window and no scan at all.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -331,10 +332,22 @@ function pidMax(): number {
 function pidWindowEnd(root: number, since: PidAllocation | undefined): number | undefined {
   if (!since) return undefined;
   const now = pidAllocation();
-  const max = pidMax();
-  if (!now || !(max > RESERVED_PIDS) || now.lastPid < root) return undefined;
+  return now ? windowEnd(root, since, now, pidMax) : undefined;
+}
+
+/**
+ * `pidWindowEnd` over two readings. After a wrap, allocation climbs again from 300, skipping the pid
+ * numbers in use, so the last pid is at most 300 + those numbers + the pids given out since: a last pid
+ * above that proves there was no wrap without asking pid_max (issue 13: one /proc read fewer after a
+ * command, wherever pids have grown past a few hundred). Below it, pid_max decides as above.
+ */
+export function windowEnd(root: number, since: PidAllocation, now: PidAllocation, readPidMax: () => number): number | undefined {
   const forks = now.forks - since.forks;
-  if (forks < 0 || forks + 3 * (since.tasks + forks) >= max - RESERVED_PIDS) return undefined;
+  if (now.lastPid < root || forks < 0) return undefined;
+  const inUse = 3 * (since.tasks + forks);
+  if (now.lastPid > RESERVED_PIDS + inUse + forks) return now.lastPid;
+  const max = readPidMax();
+  if (!(max > RESERVED_PIDS) || forks + inUse >= max - RESERVED_PIDS) return undefined;
   return now.lastPid;
 }
 
