@@ -1,5 +1,6 @@
 // The pausable deadline of a call (spec §3.7): the clock stops while the tool's model request is queued.
 import type { DeadlineControl } from './contract';
+import { deadlineClock, type ClockEntry } from './deadlineClock';
 
 /**
  * A one-shot timer that can be paused. Time spent paused is not counted against the budget
@@ -11,7 +12,7 @@ export class ToolDeadline implements DeadlineControl {
   private pausedSince: number | undefined;
   private pauseDepth = 0;
   private queuedTotalMs = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: ClockEntry | undefined;
   private done = false;
 
   /** `timeoutMs` undefined: never expires (but pauses are still measured). */
@@ -73,17 +74,17 @@ export class ToolDeadline implements DeadlineControl {
   private arm(): void {
     this.runningSince = this.now();
     if (!Number.isFinite(this.remainingMs)) return;
-    this.timer = setTimeout(() => {
+    this.timer = deadlineClock.at(performance.now() + Math.max(0, this.remainingMs), () => {
       this.timer = undefined;
       if (this.done) return;
       this.done = true;
       this.onExpire();
-    }, Math.max(0, this.remainingMs));
+    });
   }
 
   private clearTimer(): void {
     if (this.timer !== undefined) {
-      clearTimeout(this.timer);
+      this.timer.cancel();
       this.timer = undefined;
     }
   }

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import * as fs from 'node:fs';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput, ToolOutputStream } from '../executor/contract';
+import { deadlineClock, type ClockEntry } from '../executor/deadlineClock';
 import { deferredSchema } from '../executor/schema';
 import { formatGoDuration } from '../executor/duration';
 import type { BackgroundShells } from './backgroundShells';
@@ -149,10 +150,10 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
   const pumped = Promise.all([pump(tree.child.stdout, stream), pump(tree.child.stderr, stream)]).then(() => {
     drained = true;
   });
-  let timer: NodeJS.Timeout | undefined;
+  let timer: ClockEntry | undefined;
   let onAbort: (() => void) | undefined;
   const stopped = new Promise<'timeout' | 'cancel'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    timer = deadlineClock.at(performance.now() + timeoutMs, () => resolve('timeout'));
     onAbort = () => resolve('cancel');
     ctx.signal.addEventListener('abort', onAbort, { once: true });
   });
@@ -170,7 +171,7 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
       // 2. Background jobs of the command may still run or hold the pipes: stop them. Most often the
       // pipes ended before the exit was seen, and no timer is needed.
       if (!drained) await settleWithin(pumped, BASH_EXIT_DRAIN_MS);
-      killed = await tree.kill();
+      killed = tree.startedNothing() ? NOTHING_KILLED : await tree.kill();
       // In the sandbox the command's pid namespace ends with it: what is still found there is the
       // runtime's own helpers (its proxy bridges) dying with it, not processes the command left behind.
       leftoversStopped = sandboxKey ? 0 : killed.signalled;
@@ -189,7 +190,7 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
   } catch (error) {
     return { content: `cannot start the shell: ${(error as Error).message}`, isError: true, data: emptyData(startedAt) };
   } finally {
-    clearTimeout(timer);
+    timer?.cancel();
     if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
     tree.child.stdout?.destroy();
     tree.child.stderr?.destroy();
@@ -214,6 +215,8 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
   const content = summary(outcome, data, timeoutMs) + (blocked.length > 0 ? `\n${blockedNote(blocked)}` : '');
   return { content, isError: outcome !== 'exit' || exit.code !== 0, ...(timedOut ? { timedOut } : {}), data };
 }
+
+const NOTHING_KILLED: KillReport = { signalled: 0, forced: 0, survivors: [] };
 
 function summary(outcome: 'exit' | 'timeout' | 'cancel', data: BashData, timeoutMs: number): string {
   const took = formatGoDuration(Math.round(data.durationMs));

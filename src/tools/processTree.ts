@@ -11,7 +11,8 @@
 // Those /proc scans read every process on the machine; they run only over what can be the tree's. Every
 // process of a tree was started after its root, so (in the root's pid namespace, until pid numbers wrap)
 // its pid lies between the root's and the last pid given out: `/proc/loadavg` names that last pid, and the
-// forks counted since the start in `/proc/stat` bound whether numbers could have wrapped. A command that
+// forks counted since the start in `/proc/stat` bound whether numbers could have wrapped (with pid_max,
+// when pids are too low for the last one alone to rule a wrap out). A command that
 // started nothing (`echo hi`) leaves an empty window and no scan at all.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -39,6 +40,11 @@ export interface ProcessTree {
    * exited, this kills what it left running in its group (background jobs of a command).
    */
   kill(): Promise<KillReport>;
+  /**
+   * True when the root was reaped and no pid was given out after it: it started nothing, so `kill()`
+   * would find nothing to stop (answered without a promise: issue 13, a Bash call after its exit).
+   */
+  startedNothing(): boolean;
 }
 
 export interface KillReport {
@@ -67,7 +73,7 @@ export class ProcessSupervisor {
       const exited = new Promise<never>((_, reject) => child.once('error', reject));
       exited.catch(() => {});
       const none: KillReport = { signalled: 0, forced: 0, survivors: [] };
-      return { child, pid: -1, exited, kill: async () => none };
+      return { child, pid: -1, exited, kill: async () => none, startedNothing: () => true };
     }
     const pid = child.pid;
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
@@ -85,6 +91,7 @@ export class ProcessSupervisor {
       marker,
       exited,
       kill: () => (killing ??= this.track(killTree(child, marker, pipes, since))),
+      startedNothing: () => startedNothing(child, since),
     };
     this.live.add(tree);
     killOnExit(this.live);
@@ -173,9 +180,7 @@ async function killTree(child: ChildProcess, marker: string, pipes: ReadonlySet<
     });
     return { signalled: 1, forced: 1, survivors: [] };
   }
-  // The root was reaped and no pid was given out after it: it started nothing, so nothing is left.
-  const reaped = child.exitCode !== null || child.signalCode !== null;
-  if (reaped && pidWindowEnd(pid, since) === pid) return { signalled: 0, forced: 0, survivors: [] };
+  if (startedNothing(child, since)) return { signalled: 0, forced: 0, survivors: [] };
   // Descendants are listed before any signal: a child that left the group (setsid) is still found
   // through its parent while the parent lives, and through its marker after.
   const markers = new Set([marker]);
@@ -198,6 +203,12 @@ async function killTree(child: ChildProcess, marker: string, pipes: ReadonlySet<
   const confirmBy = Date.now() + KILL_CONFIRM_MS;
   while (Date.now() < confirmBy && stubborn.some(isAlive)) await delay(KILL_CHECK_INTERVAL_MS);
   return { signalled: targets.size, forced: stubborn.length, survivors: stubborn.filter(isAlive) };
+}
+
+/** The root was reaped and no pid was given out after it: it started nothing, so nothing is left (POSIX). */
+function startedNothing(child: ChildProcess, since: PidAllocation | undefined): boolean {
+  const reaped = child.exitCode !== null || child.signalCode !== null;
+  return !isWindows && reaped && pidWindowEnd(child.pid!, since) === child.pid;
 }
 
 /** The pipes (`pipe:[inode]`, `socket:[inode]`) of a just-started process's stdout and stderr (Linux; empty elsewhere). */
@@ -249,7 +260,7 @@ export function pidAllocation(): PidAllocation | undefined {
   if (process.platform !== 'linux') return undefined;
   try {
     // `0.00 0.01 0.05 1/123 45678`: the running/total tasks (machine-wide) and the last pid (this namespace).
-    const load = /(\d+)\/(\d+) (\d+)\s*$/.exec(readProcFile('/proc/loadavg'));
+    const load = /(\d+)\/(\d+) (\d+)\s*$/.exec(readProcFile('/proc/loadavg', PROC_LINE_READ_BYTES));
     // `processes N`: forks since boot, machine-wide.
     const forks = /^processes (\d+)$/m.exec(readProcFile('/proc/stat'));
     if (!load || !forks) return undefined;
@@ -263,17 +274,29 @@ export function pidAllocation(): PidAllocation | undefined {
 
 /** Open /proc files read again and again (each read regenerates them): a pread costs a fraction of an open. */
 const procFiles = new Map<string, number>();
-const procBuffer = Buffer.allocUnsafe(64 * 1024);
+/** Room for /proc/stat, whose text grows with the CPUs and interrupts (about 1.2 KB on 2 cores). */
+const PROC_READ_BYTES = 64 * 1024;
+const procBuffer = Buffer.allocUnsafe(PROC_READ_BYTES);
+/**
+ * What a read of a one-line file (/proc/loadavg, a sysctl such as pid_max) asks for: five numbers fit
+ * in 128 bytes. A sysctl read allocates and zeroes a kernel buffer as large as the read asks for
+ * (`proc_sys_call_handler`): reading pid_max into 64 KiB took 3.8 µs in a loop, into 128 bytes 0.5 µs,
+ * and the zeroing also evicts what the executor had in the CPU's caches (issue 13).
+ */
+const PROC_LINE_READ_BYTES = 128;
 
-/** A /proc file's current text, read through a descriptor kept open (reopened once if it fails). */
-function readProcFile(file: string): string {
+/**
+ * A /proc file's current text, read through a descriptor kept open (reopened once if it fails), with
+ * one read of at most `readBytes`; a text that fills them is read again whole.
+ */
+function readProcFile(file: string, readBytes = PROC_READ_BYTES): string {
   for (let attempt = 0; attempt < 2; attempt++) {
     let fd = procFiles.get(file);
     try {
       if (fd === undefined) procFiles.set(file, (fd = fs.openSync(file, 'r')));
-      const length = fs.readSync(fd, procBuffer, 0, procBuffer.length, 0);
-      // Larger than the buffer (/proc/stat of a machine with very many CPUs or interrupts): read it whole.
-      return length < procBuffer.length ? procBuffer.toString('latin1', 0, length) : fs.readFileSync(file, 'latin1');
+      const length = fs.readSync(fd, procBuffer, 0, readBytes, 0);
+      // Larger than the read (/proc/stat of a machine with very many CPUs or interrupts): read it whole.
+      return length < readBytes ? procBuffer.toString('latin1', 0, length) : fs.readFileSync(file, 'latin1');
     } catch (error) {
       procFiles.delete(file);
       if (fd !== undefined) {
@@ -292,7 +315,7 @@ function readProcFile(file: string): string {
 /** Where pids wrap (a sysctl: read each time). 0 when unknown. */
 function pidMax(): number {
   try {
-    return Number(readProcFile('/proc/sys/kernel/pid_max'));
+    return Number(readProcFile('/proc/sys/kernel/pid_max', PROC_LINE_READ_BYTES));
   } catch {
     return 0;
   }
@@ -309,10 +332,22 @@ function pidMax(): number {
 function pidWindowEnd(root: number, since: PidAllocation | undefined): number | undefined {
   if (!since) return undefined;
   const now = pidAllocation();
-  const max = pidMax();
-  if (!now || !(max > RESERVED_PIDS) || now.lastPid < root) return undefined;
+  return now ? windowEnd(root, since, now, pidMax) : undefined;
+}
+
+/**
+ * `pidWindowEnd` over two readings. After a wrap, allocation climbs again from 300, skipping the pid
+ * numbers in use, so the last pid is at most 300 + those numbers + the pids given out since: a last pid
+ * above that proves there was no wrap without asking pid_max (issue 13: one /proc read fewer after a
+ * command, wherever pids have grown past a few hundred). Below it, pid_max decides as above.
+ */
+export function windowEnd(root: number, since: PidAllocation, now: PidAllocation, readPidMax: () => number): number | undefined {
   const forks = now.forks - since.forks;
-  if (forks < 0 || forks + 3 * (since.tasks + forks) >= max - RESERVED_PIDS) return undefined;
+  if (now.lastPid < root || forks < 0) return undefined;
+  const inUse = 3 * (since.tasks + forks);
+  if (now.lastPid > RESERVED_PIDS + inUse + forks) return now.lastPid;
+  const max = readPidMax();
+  if (!(max > RESERVED_PIDS) || forks + inUse >= max - RESERVED_PIDS) return undefined;
   return now.lastPid;
 }
 

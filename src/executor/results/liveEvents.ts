@@ -33,6 +33,13 @@ export class LiveCallEvents {
 
   addOutput(text: string): void {
     if (this.disposed || text.length === 0) return;
+    if (!this.timer && performance.now() >= this.lastEmitAt + LIVE_EVENT_INTERVAL_MS) {
+      // Due at once and nothing pending (pending reports keep a timer): sent as it is, without the
+      // ring (issue 13: a Bash call's one line of output cost the ring's 8 KiB allocation).
+      this.emitOutput(newestChars(text, LIVE_OUTPUT_MAX_CHARS), text.length);
+      this.lastEmitAt = performance.now();
+      return;
+    }
     this.output.push(text);
     this.outputChars += text.length;
     this.schedule();
@@ -74,11 +81,23 @@ export class LiveCallEvents {
     if (this.outputChars > 0) {
       // The newest chars, never starting inside a surrogate pair (its low half counts as skipped).
       const text = this.output.text();
-      const event: CallEvent = { type: 'toolCallOutput', callId: this.callId, text, skippedChars: this.outputChars - text.length };
+      const chars = this.outputChars;
       this.output.clear();
       this.outputChars = 0;
-      this.emit(event);
+      this.emitOutput(text, chars);
     }
     this.lastEmitAt = performance.now();
   }
+
+  /** `chars`: all the output since the last event; those not in `text` are counted as skipped. */
+  private emitOutput(text: string, chars: number): void {
+    this.emit({ type: 'toolCallOutput', callId: this.callId, text, skippedChars: chars - text.length });
+  }
+}
+
+/** The last `max` chars of `text`, never starting with the low half of a surrogate pair (as `TailBuffer.text`). */
+function newestChars(text: string, max: number): string {
+  const newest = text.length > max ? text.slice(text.length - max) : text;
+  const first = newest.charCodeAt(0);
+  return first >= 0xdc00 && first <= 0xdfff ? newest.slice(1) : newest;
 }

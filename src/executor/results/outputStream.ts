@@ -52,8 +52,9 @@ export type CollectedOutput =
 /** The `ToolOutputStream` a handler writes to. One per call; `finish` is called by the serialize stage. */
 export class OutputCollector implements ToolOutputStream {
   bytesWritten = 0;
-  // The BOM is removed here, at the start of the stream only (chunks may bypass the decoder).
-  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  // The BOM is removed here, at the start of the stream only (chunks may bypass the decoder). Made at
+  // the first chunk that is not ASCII: most output is ASCII, and a decoder never used has nothing to flush.
+  private decoder: InstanceType<typeof TextDecoder> | undefined;
   /** No partial UTF-8 char is pending in the decoder: an ASCII chunk may bypass it. */
   private decoderClean = true;
   private decodedAny = false;
@@ -106,6 +107,7 @@ export class OutputCollector implements ToolOutputStream {
       // ASCII reads the same as latin1 and as UTF-8; latin1 is a copy, several times faster than the decoder.
       text = bytes.toString('latin1');
     } else {
+      this.decoder ??= new TextDecoder('utf-8', { ignoreBOM: true });
       text = this.decoder.decode(bytes, { stream: true });
       const inside = endsInsideChar(bytes);
       if (inside !== undefined) this.decoderClean = !inside;
@@ -121,7 +123,7 @@ export class OutputCollector implements ToolOutputStream {
     if (end) this.endInfo = end;
     if (this.closed) return;
     this.closed = true;
-    let rest = this.decoder.decode();
+    let rest = this.decoder?.decode() ?? '';
     if (!this.decodedAny && rest.charCodeAt(0) === 0xfeff) rest = rest.slice(1);
     this.accept(this.config.redaction.push(rest));
     this.accept(this.config.redaction.end());
@@ -181,15 +183,18 @@ export class OutputCollector implements ToolOutputStream {
     this.newlines += countNewlines(text);
     this.endsWithNewline = text.endsWith('\n');
     if (this.head.length < this.config.headChars) this.head += text.slice(0, this.config.headChars - this.head.length);
-    this.tail.push(text);
+    // The tail is kept from the spill on: until then the whole text holds it (issue 13: most calls
+    // never spill, and a ring for each cost a Bash call an 8 KiB allocation).
     if (this.whole) {
       this.whole.push(text);
       if (this.totalChars <= this.config.spillAtChars) return;
       const soFar = this.whole.join('');
       this.whole = undefined;
+      this.tail.push(soFar);
       this.spill(soFar);
       return;
     }
+    this.tail.push(text);
     if (this.writer) this.enqueue(text, bytes);
   }
 

@@ -31,4 +31,13 @@ describe('LiveCallEvents', () => {
     assert.ok(kept === `${'😀'.repeat(LIVE_OUTPUT_MAX_CHARS / 2 - 1)}y`, `kept ${kept.length} chars`);
     assert.equal(events[1]!.skippedChars, piece.length - kept.length);
   });
+
+  it('sends a long first piece at once as its newest LIVE_OUTPUT_MAX_CHARS, never starting inside a surrogate pair', () => {
+    const long = `${'z'.repeat(100)}${'q'.repeat(LIVE_OUTPUT_MAX_CHARS)}`;
+    assert.deepEqual(outputEvents([long]).map((event) => [event.text, event.skippedChars]), [['q'.repeat(LIVE_OUTPUT_MAX_CHARS), 100]]);
+    const piece = `${'😀'.repeat(LIVE_OUTPUT_MAX_CHARS)}y`;
+    const [event] = outputEvents([piece]);
+    assert.equal(event!.text, `${'😀'.repeat(LIVE_OUTPUT_MAX_CHARS / 2 - 1)}y`);
+    assert.equal(event!.skippedChars, piece.length - event!.text.length);
+  });
 });

@@ -310,6 +310,31 @@ describe('streamed output: decoding', () => {
   });
 });
 
+describe('OutputCollector tail', () => {
+  it('after a spill holds the last tailChars of everything written, chunks before the spill included', async () => {
+    const identity = { push: (chunk: string) => chunk, end: () => '' };
+    const next = random(29);
+    for (let trial = 0; trial < 200; trial++) {
+      const tailChars = 1 + Math.floor(next() * 3000);
+      const spillAtChars = Math.floor(next() * 4000);
+      const collector = new OutputCollector({ redaction: identity, spillAtChars, headChars: 100, tailChars });
+      let all = '';
+      for (let write = Math.floor(next() * 60); write > 0; write--) {
+        const piece = `line ${all.length} ${'x'.repeat(Math.floor(next() * (next() < 0.1 ? 2000 : 60)))}\n`;
+        await collector.write(piece);
+        all += piece;
+      }
+      const collected = await collector.finish('');
+      if (all.length <= spillAtChars) {
+        assert.equal(collected.kind, 'whole');
+        continue;
+      }
+      assert.equal(collected.kind, 'spilled');
+      if (collected.kind === 'spilled') assert.equal(collected.tail, all.slice(Math.max(0, all.length - tailChars)), `trial ${trial}`);
+    }
+  });
+});
+
 describe('TailBuffer', () => {
   it('keeps the last N chars of whatever was pushed, in pieces of any size', () => {
     const next = random(7);

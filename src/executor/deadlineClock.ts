@@ -1,0 +1,66 @@
+// One Node timer for the process's deadlines (issue 13). Node keeps a timer list per duration and drops
+// it when it empties, so a call that armed its deadline and its command's timeout (Bash: 126 s and
+// 120 s) made and dropped two lists, and a run of short calls did so for every call. Here a deadline is
+// an entry in a set; the one timer is armed for the earliest entry and left armed when that entry goes,
+// so a run of calls arms it about once per deadline length. A deadline that passes fires at the first
+// turn of the timer on or after it, never before.
+
+/** A deadline waiting on the clock. */
+export interface ClockEntry {
+  /** Takes it off the clock; it will not fire. Idempotent. */
+  cancel(): void;
+}
+
+interface Entry extends ClockEntry {
+  readonly expiry: number;
+  readonly fire: () => void;
+}
+
+export class DeadlineClock {
+  private readonly entries = new Set<Entry>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timer fires (`performance.now()`); Infinity when none is armed. */
+  private armedFor = Number.POSITIVE_INFINITY;
+
+  /** Calls `fire` once `performance.now()` reaches `expiry`, unless cancelled first. */
+  at(expiry: number, fire: () => void): ClockEntry {
+    const entry: Entry = { expiry, fire, cancel: () => this.cancel(entry) };
+    this.entries.add(entry);
+    if (expiry < this.armedFor) this.arm(expiry);
+    // A waiting deadline keeps the process alive, as its own timer would.
+    else if (this.entries.size === 1) this.timer?.ref();
+    return entry;
+  }
+
+  private cancel(entry: Entry): void {
+    if (!this.entries.delete(entry)) return;
+    // Left armed, but it no longer holds the process open.
+    if (this.entries.size === 0) this.timer?.unref();
+  }
+
+  private arm(expiry: number): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.armedFor = expiry;
+    this.timer = setTimeout(() => this.tick(), Math.max(1, Math.ceil(expiry - performance.now())));
+  }
+
+  private tick(): void {
+    this.timer = undefined;
+    this.armedFor = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    const due: Entry[] = [];
+    let next = Number.POSITIVE_INFINITY;
+    for (const entry of this.entries) {
+      if (entry.expiry <= now) due.push(entry);
+      else next = Math.min(next, entry.expiry);
+    }
+    due.sort((a, b) => a.expiry - b.expiry);
+    for (const entry of due) this.entries.delete(entry);
+    if (next < this.armedFor) this.arm(next);
+    // Fired last: a deadline's action may take others off or add new ones.
+    for (const entry of due) entry.fire();
+  }
+}
+
+/** The process's clock, shared by every executor and tool. */
+export const deadlineClock = new DeadlineClock();
