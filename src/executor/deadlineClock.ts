@@ -57,8 +57,17 @@ export class DeadlineClock {
     due.sort((a, b) => a.expiry - b.expiry);
     for (const entry of due) this.entries.delete(entry);
     if (next < this.armedFor) this.arm(next);
-    // Fired last: a deadline's action may take others off or add new ones.
-    for (const entry of due) entry.fire();
+    // Fired last: a deadline's action may take others off or add new ones. Each fires even if one before
+    // it threw, as separate timers would; the first error is thrown after them (uncaught, as a timer's).
+    let failure: { error: unknown } | undefined;
+    for (const entry of due) {
+      try {
+        entry.fire();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
   }
 }
 

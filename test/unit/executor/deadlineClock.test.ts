@@ -48,6 +48,19 @@ describe('DeadlineClock', () => {
     assert.deepEqual(fired, ['near', 'added']);
   });
 
+  it('fires every deadline due at a tick even if one of them throws, and the error is still uncaught', () => {
+    const run = inFreshNode(
+      [
+        "process.on('uncaughtException', (error) => console.log('uncaught ' + error.message));",
+        'const at = performance.now() + 20;',
+        "clock.at(at, () => { throw new Error('boom'); });",
+        "clock.at(at, () => console.log('second fired'));",
+      ].join('\n'),
+    );
+    assert.deepEqual(run.stdout.trim().split('\n').sort(), ['second fired', 'uncaught boom']);
+    assert.equal(run.status, 0);
+  });
+
   it('holds the process open while a deadline waits, and no longer once every deadline was cancelled', () => {
     const waiting = inFreshNode(`clock.at(performance.now() + 50, () => console.log('fired'));`);
     assert.equal(waiting.stdout.trim(), 'fired');
