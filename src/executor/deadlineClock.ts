@@ -11,31 +11,64 @@ export interface ClockEntry {
   cancel(): void;
 }
 
-interface Entry extends ClockEntry {
-  readonly expiry: number;
-  readonly fire: () => void;
+class Entry implements ClockEntry {
+  /** Neighbours in the clock's list while on it. */
+  prev: Entry | undefined;
+  next: Entry | undefined;
+  on = true;
+
+  constructor(
+    private readonly clock: DeadlineClock,
+    readonly expiry: number,
+    readonly fire: () => void,
+  ) {}
+
+  cancel(): void {
+    this.clock.remove(this);
+  }
 }
 
+/**
+ * The entries are a doubly linked list, not a `Set`: a `Set` the clock kept for the process's life
+ * (so in V8's old generation), taking and dropping an entry per call, made V8 keep far more of each
+ * call's garbage through young-generation collections (a 10,000-call batch of no-op calls: 2.5 MB
+ * promoted per collection instead of 0.5-0.8, 5.7 -> 9.5 µs per call; issue 13).
+ */
 export class DeadlineClock {
-  private readonly entries = new Set<Entry>();
+  private head: Entry | undefined;
+  private size = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** When the timer fires (`performance.now()`); Infinity when none is armed. */
   private armedFor = Number.POSITIVE_INFINITY;
 
   /** Calls `fire` once `performance.now()` reaches `expiry`, unless cancelled first. */
   at(expiry: number, fire: () => void): ClockEntry {
-    const entry: Entry = { expiry, fire, cancel: () => this.cancel(entry) };
-    this.entries.add(entry);
+    const entry = new Entry(this, expiry, fire);
+    entry.next = this.head;
+    if (this.head) this.head.prev = entry;
+    this.head = entry;
+    this.size++;
     if (expiry < this.armedFor) this.arm(expiry);
     // A waiting deadline keeps the process alive, as its own timer would.
-    else if (this.entries.size === 1) this.timer?.ref();
+    else if (this.size === 1) this.timer?.ref();
     return entry;
   }
 
-  private cancel(entry: Entry): void {
-    if (!this.entries.delete(entry)) return;
+  /** Takes `entry` off the list (`Entry.cancel`); nothing if it is off already. */
+  remove(entry: Entry): void {
+    if (!entry.on) return;
+    this.unlink(entry);
     // Left armed, but it no longer holds the process open.
-    if (this.entries.size === 0) this.timer?.unref();
+    if (this.size === 0) this.timer?.unref();
+  }
+
+  private unlink(entry: Entry): void {
+    entry.on = false;
+    if (entry.prev) entry.prev.next = entry.next;
+    else this.head = entry.next;
+    if (entry.next) entry.next.prev = entry.prev;
+    entry.prev = entry.next = undefined;
+    this.size--;
   }
 
   private arm(expiry: number): void {
@@ -50,12 +83,12 @@ export class DeadlineClock {
     const now = performance.now();
     const due: Entry[] = [];
     let next = Number.POSITIVE_INFINITY;
-    for (const entry of this.entries) {
+    for (let entry = this.head; entry; entry = entry.next) {
       if (entry.expiry <= now) due.push(entry);
       else next = Math.min(next, entry.expiry);
     }
     due.sort((a, b) => a.expiry - b.expiry);
-    for (const entry of due) this.entries.delete(entry);
+    for (const entry of due) this.unlink(entry);
     if (next < this.armedFor) this.arm(next);
     // Fired last: a deadline's action may take others off or add new ones. Each fires even if one before
     // it threw, as separate timers would; the first error is thrown after them (uncaught, as a timer's).
