@@ -182,7 +182,7 @@ const BIG_OUTPUT_NOTE =
   'generation at two 4 MiB semi-spaces, and the command leaves them so: each young-generation collection during it finds 2–3 KB alive ' +
   '(`--trace-gc-nvp`). The redaction stream holds back 8–16 Ki chars from one chunk to the next (a secret may straddle them); kept as ' +
   'a string, that text was alive at nearly every collection and copied by each (10–11 KB a collection), and after 110–180 of them V8 ' +
-  'doubled the semi-spaces (peak RSS 83–89 MiB then); while it is ASCII it now waits in a buffer outside the JS heap. The same ' +
+  'doubled the semi-spaces (peak RSS 83–89 MiB then); while it is ASCII it now waits in a buffer outside the JS heap. Not in every run: of 32 runs of 1 GiB on 2026-12-01, 29 peaked at 72–76 MiB and 3 at 84–87 MiB, with the semi-spaces doubled all the same. V8 grows them again once what survived its collections since it last grew them exceeds their capacity (4 MiB); in traced runs that count stood at about 2 MB when the command ended, most of it the CLI\'s own start-up (what its first full collection promotes) rather than the command\'s ~1 KB-3 KB a collection, and how much of the start-up comes after the last growth depends on when that growth came. None of 57 runs under `--trace-gc` grew, so which survivors tip the rare run is not seen. The same ' +
   'executor loaded from tsc\'s output, module by module, has 8 MiB semi-spaces before the command starts: loading it that way promotes ' +
   'enough objects (about 6.5 MB) for V8 to double them. Node only copying the pipe peaks at about 81 MiB: it allocates so little in ' +
   'the JS heap that its young collections are rare, and the dead 64 KiB read buffers (outside the JS heap) pile up between them';
