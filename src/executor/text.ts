@@ -61,6 +61,11 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
+/** `text` without a low surrogate at its start: the end of a pair whose high half was cut off. */
+export function withoutLeadingLowSurrogate(text: string): string {
+  return isLowSurrogate(text.charCodeAt(0)) ? text.slice(1) : text;
+}
+
 const SIZE_UNITS = ['KB', 'MB', 'GB', 'TB'];
 
 /** `8 B`, `1.5 KB`, `58.6 KB`, `1.0 GB` (1024-based, one decimal). */

@@ -1,6 +1,7 @@
 // Live progress and output of a running call (issue 10), coalesced so a chatty command cannot flood
 // a listener: at most one output and one progress event per interval, output capped per event.
 import type { CallEvent } from '../events';
+import { withoutLeadingLowSurrogate } from '../text';
 import { TailBuffer } from './tailBuffer';
 
 /** A UI repaints about ten times a second at most; more events only cost the listener. Ours. */
@@ -97,7 +98,5 @@ export class LiveCallEvents {
 
 /** The last `max` chars of `text`, never starting with the low half of a surrogate pair (as `TailBuffer.text`). */
 function newestChars(text: string, max: number): string {
-  const newest = text.length > max ? text.slice(text.length - max) : text;
-  const first = newest.charCodeAt(0);
-  return first >= 0xdc00 && first <= 0xdfff ? newest.slice(1) : newest;
+  return withoutLeadingLowSurrogate(text.length > max ? text.slice(text.length - max) : text);
 }

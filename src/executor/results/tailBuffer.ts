@@ -1,6 +1,7 @@
 // A ring of the last N chars of a stream. The chars (UTF-16 code units) are copied into one buffer
 // (grown up to 2N bytes), so the pieces pushed are not kept: a stream's text then dies young in the JS heap instead of
 // surviving collections while it is the tail (issue 13: that kept the heap's young space growing).
+import { withoutLeadingLowSurrogate } from '../text';
 
 /** The smallest ring, in code units (it starts small and grows to the capacity). */
 const RING_MIN_UNITS = 4096;
@@ -57,7 +58,6 @@ export class TailBuffer {
       start + this.length <= this.capacity
         ? this.ring.toString('utf16le', start * 2, (start + this.length) * 2)
         : this.ring.toString('utf16le', start * 2, this.capacity * 2) + this.ring.toString('utf16le', 0, this.end * 2);
-    const first = text.charCodeAt(0);
-    return first >= 0xdc00 && first <= 0xdfff ? text.slice(1) : text;
+    return withoutLeadingLowSurrogate(text);
   }
 }

@@ -128,6 +128,19 @@ describe('redaction streams', () => {
       return chunks;
     }
 
+    /**
+     * Ascending cuts of a `length`-char text: short chunks (1 to `shortMax` chars, a `shortShare` of them) and
+     * long ones, taken in two steps (`4 × HOLDBACK` plus up to `longSpan` chars).
+     */
+    function randomCuts(next: () => number, length: number, chunks: { shortShare: number; shortMax: number; longSpan: number }): number[] {
+      const cuts: number[] = [];
+      for (let at = 0; at < length; ) {
+        at += next() < chunks.shortShare ? 1 + Math.floor(next() * chunks.shortMax) : 4 * HOLDBACK + Math.floor(next() * chunks.longSpan);
+        if (at < length) cuts.push(at);
+      }
+      return cuts;
+    }
+
     it('masks a secret across the seam inside a chunk, at every offset around it', () => {
       for (const { secret, text: prefix } of PLANTED) {
         const planted = `${prefix}${secret}`;
@@ -183,11 +196,7 @@ describe('redaction streams', () => {
       for (let trial = 0; trial < 20; trial++) {
         let text = '';
         while (text.length < 12 * HOLDBACK) text += parts[Math.floor(next() * parts.length)];
-        const cuts: number[] = [];
-        for (let at = 0; at < text.length; ) {
-          at += next() < 0.3 ? 1 + Math.floor(next() * 3000) : 4 * HOLDBACK + Math.floor(next() * 2 * HOLDBACK);
-          if (at < text.length) cuts.push(at);
-        }
+        const cuts = randomCuts(next, text.length, { shortShare: 0.3, shortMax: 3000, longSpan: 2 * HOLDBACK });
         assert.equal(pushedEach(cutAt(text, cuts)).text, redactor.redact(text), `trial ${trial}`);
       }
     });
@@ -196,11 +205,7 @@ describe('redaction streams', () => {
       const next = random(61);
       const text = `${plantedText()}\n${pemKey()}\n`.repeat(60);
       for (let trial = 0; trial < 20; trial++) {
-        const cuts: number[] = [];
-        for (let at = 0; at < text.length; ) {
-          at += next() < 0.5 ? 1 + Math.floor(next() * 200) : 4 * HOLDBACK + Math.floor(next() * 4 * HOLDBACK);
-          if (at < text.length) cuts.push(at);
-        }
+        const cuts = randomCuts(next, text.length, { shortShare: 0.5, shortMax: 200, longSpan: 4 * HOLDBACK });
         assert.equal(pushedEach(cutAt(text, cuts)).text, redactor.redact(text), `trial ${trial}`);
       }
     });
