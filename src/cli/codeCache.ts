@@ -10,8 +10,12 @@ function worthCaching(exitCode: number, argv: readonly string[]): boolean {
   return exitCode === 0 && !argv.some((arg) => arg === '--help' || arg === '-h' || arg === '--version');
 }
 
-/** Loads and runs `mainFile` (the CLI bundle) as a CommonJS module, with a code cache where it can. */
-export function launch(mainFile: string): void {
+/**
+ * Loads and runs `mainFile` (the CLI bundle) as a CommonJS module, with a code cache where it can.
+ * `beforeSave`: called at exit before the cache is written (V8 stamps a cache with a hash of its flags and
+ * rejects it where they differ at load, so a flag changed while running is to be set back by then).
+ */
+export function launch(mainFile: string, options: { readonly beforeSave?: () => void } = {}): void {
   const debug: Debug =
     process.env.TOOL_EXEC_LOG === 'debug'
       ? (message) => {
@@ -26,7 +30,9 @@ export function launch(mainFile: string): void {
   // what the run compiled; the output is written by then (the CLI writes stdout synchronously).
   let loaded: { save(): void } | undefined;
   process.once('exit', (code) => {
-    if (loaded && worthCaching(code, process.argv.slice(2))) loaded.save();
+    if (!loaded || !worthCaching(code, process.argv.slice(2))) return;
+    options.beforeSave?.();
+    loaded.save();
   });
   loaded = loadWithCodeCache(mainFile, debug);
 }

@@ -3,7 +3,11 @@
 // (src/node/youngGeneration.ts; issue 13: peak RSS of big output). Only Node built-ins here.
 import * as path from 'node:path';
 import { launch } from './codeCache';
-import { capYoungGeneration } from '../node/youngGeneration';
+import { capYoungGeneration, type YoungGenerationCap } from '../node/youngGeneration';
 
-capYoungGeneration();
-launch(path.join(__dirname, 'cli-main.js'));
+// The cap changes a V8 flag, and V8 rejects a code cache made under other flags than its own: so the cap
+// begins once the bundle is compiled (with the cache, under the flags the process started with) and is
+// undone before the cache is written at exit.
+let cap: YoungGenerationCap | undefined;
+launch(path.join(__dirname, 'cli-main.js'), { beforeSave: () => cap?.dispose() });
+cap = capYoungGeneration();
