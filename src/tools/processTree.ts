@@ -8,6 +8,11 @@
 // (`env -i`) but still holds the tree's output pipe is found through `/proc/<pid>/fd`. A kill reports what survived it; nothing
 // claims a kill that did not happen.
 //
+// A process in the middle of an exec has no environment to read (the kernel lays the new program's out
+// only after switching its memory), and a `setsid` daemon exec'ing its program has left the group and
+// lost its parent too: such a process is read again until its exec is done (`EXEC_SETTLE_MAX_MS`), or a
+// kill right after the shell's exit missed it about once in 300 commands and left it running.
+//
 // Those /proc scans read every process on the machine; they run only over what can be the tree's. Every
 // process of a tree was started after its root, so (in the root's pid namespace, until pid numbers wrap)
 // its pid lies between the root's and the last pid given out: `/proc/loadavg` names that last pid, and the
@@ -24,6 +29,12 @@ export const KILL_GRACE_MS = 2000;
 export const KILL_CHECK_INTERVAL_MS = 50;
 /** After SIGKILL, how long to wait for the processes to be gone before reporting them as survivors. */
 export const KILL_CONFIRM_MS = 2000;
+/**
+ * How long a process of the tree's pid window that is in the middle of an exec (its environment not yet
+ * readable) is read again before it is taken as not the tree's. An exec takes well under a millisecond
+ * here (`setsid sleep`: two of them); 100 ms covers one that waits on the disk for its program.
+ */
+export const EXEC_SETTLE_MAX_MS = 100;
 /** The environment variable that marks every process of one tree (inherited by children, kept by `setsid`). */
 export const TREE_MARKER_VARIABLE = 'AGENT_TOOL_EXECUTOR_TREE';
 
@@ -184,20 +195,20 @@ async function killTree(child: ChildProcess, marker: string, pipes: ReadonlySet<
   // Descendants are listed before any signal: a child that left the group (setsid) is still found
   // through its parent while the parent lives, and through its marker after.
   const markers = new Set([marker]);
-  const members = () => {
+  const members = async () => {
     const scope = treeScope(pid, since);
     const listed = listProcesses(scope);
-    return [...descendantsOf(pid, listed), ...groupMembers(pid, listed), ...markedProcesses(markers, scope), ...pipeHolders(pipes, scope)];
+    return [...descendantsOf(pid, listed), ...groupMembers(pid, listed), ...(await markedSettled(markers, scope)), ...pipeHolders(pipes, scope)];
   };
-  const targets = new Set([pid, ...members()].filter(isAlive));
+  const targets = new Set([pid, ...(await members())].filter(isAlive));
   if (targets.size === 0) return { signalled: 0, forced: 0, survivors: [] };
   signalAll(pid, targets, 'SIGTERM');
   const deadline = Date.now() + KILL_GRACE_MS;
   while (Date.now() < deadline && [...targets].some(isAlive)) {
     await delay(KILL_CHECK_INTERVAL_MS);
-    for (const extra of members()) if (isAlive(extra)) targets.add(extra);
+    for (const extra of await members()) if (isAlive(extra)) targets.add(extra);
   }
-  const stubborn = [...new Set([...targets, ...members()])].filter(isAlive);
+  const stubborn = [...new Set([...targets, ...(await members())])].filter(isAlive);
   for (const extra of stubborn) targets.add(extra);
   if (stubborn.length > 0) signalAll(pid, new Set(stubborn), 'SIGKILL');
   const confirmBy = Date.now() + KILL_CONFIRM_MS;
@@ -397,19 +408,77 @@ export function pipeHolders(pipes: ReadonlySet<string>, scope?: readonly string[
  * left the tree. Only the user's own processes can be read, which are the only ones it could start.
  */
 export function markedProcesses(markers: ReadonlySet<string>, scope?: readonly string[]): number[] {
-  if (process.platform !== 'linux' || markers.size === 0) return [];
+  return scanMarked(markers, scope).marked;
+}
+
+/**
+ * `markedProcesses`, and the processes whose environment could not be read because they are in the
+ * middle of an exec (`execing`): one of those may be the tree's, so it has to be read again.
+ */
+function scanMarked(markers: ReadonlySet<string>, scope?: readonly string[]): { marked: number[]; execing: number[] } {
+  const marked: number[] = [];
+  const execing: number[] = [];
+  if (process.platform !== 'linux' || markers.size === 0) return { marked, execing };
   const needles = [...markers].map((marker) => Buffer.from(`${TREE_MARKER_VARIABLE}=${marker}\0`));
-  const found: number[] = [];
   for (const entry of scope ?? otherProcesses()) {
-    let environ: Buffer;
-    try {
-      environ = fs.readFileSync(`/proc/${entry}/environ`);
-    } catch {
-      continue;
-    }
-    if (needles.some((needle) => environ.includes(needle)) && isAlive(Number(entry))) found.push(Number(entry));
+    const pid = Number(entry);
+    const found = environMarked(pid, needles);
+    if (found === 'execing') execing.push(pid);
+    else if (found && isAlive(pid)) marked.push(pid);
   }
-  return found;
+  return { marked, execing };
+}
+
+/**
+ * `markedProcesses` that reads each process caught in the middle of an exec again, every millisecond,
+ * until its exec is done or `EXEC_SETTLE_MAX_MS` passed.
+ */
+async function markedSettled(markers: ReadonlySet<string>, scope: readonly string[] | undefined): Promise<number[]> {
+  const { marked, execing } = scanMarked(markers, scope);
+  const deadline = performance.now() + EXEC_SETTLE_MAX_MS;
+  for (let waiting = execing; waiting.length > 0 && performance.now() < deadline; ) {
+    await delay(1);
+    const again = scanMarked(markers, waiting.map(String));
+    marked.push(...again.marked);
+    waiting = again.execing;
+  }
+  return marked;
+}
+
+/**
+ * Whether the process's environment holds one of `needles`; 'execing' when it is empty only because the
+ * process is in the middle of an exec. The kernel reads the environment from the memory the process had
+ * when the file was opened, and shows none until the new program's is laid out (`environ_read`: no
+ * `env_end` yet), nor once the old memory is released; /proc/<pid>/stat tells those from an environment
+ * that is really empty (`env -i`: its start equals its end) and from a kernel thread, which has none.
+ */
+export function environMarked(pid: number, needles: readonly Buffer[]): boolean | 'execing' {
+  let environ: Buffer;
+  try {
+    environ = fs.readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    return false;
+  }
+  if (environ.length > 0) return needles.some((needle) => environ.includes(needle));
+  const memory = readMemoryLayout(pid);
+  if (!memory || memory.state === 'Z' || memory.state === 'X' || (memory.flags & PF_KTHREAD) !== 0) return false;
+  return memory.envEnd !== 0 && memory.envStart === memory.envEnd ? false : 'execing';
+}
+
+/** A kernel thread (`PF_KTHREAD` in /proc/<pid>/stat's flags): it has no memory and no environment of its own. */
+const PF_KTHREAD = 0x00200000;
+
+/** The fields of /proc/<pid>/stat that tell an exec under way: state, flags, and where the environment lies. */
+function readMemoryLayout(pid: number): { state: string; flags: number; envStart: number; envEnd: number } | undefined {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // After the command name, field 3 (state) is at 0, 9 (flags) at 6, 50 and 51 (env_start, env_end) at 47 and 48.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    if (fields.length < 49) return undefined;
+    return { state: fields[0]!, flags: Number(fields[6]), envStart: Number(fields[47]), envEnd: Number(fields[48]) };
+  } catch {
+    return undefined;
+  }
 }
 
 function signalAll(pgid: number, pids: ReadonlySet<number>, signal: NodeJS.Signals): void {
