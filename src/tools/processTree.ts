@@ -25,8 +25,13 @@ import * as fs from 'node:fs';
 
 /** Time between TERM and KILL; well inside Bash's 6 s cleanup grace (spec §3.7). */
 export const KILL_GRACE_MS = 2000;
-/** How often a dying tree is checked between TERM and KILL. */
+/** How often a dying tree is checked between TERM and KILL, at most: the checks start sooner and back off to it. */
 export const KILL_CHECK_INTERVAL_MS = 50;
+/**
+ * The first check of a dying tree after a signal: most processes are gone within a millisecond of TERM,
+ * and a call that waited 50 ms for each kill paid that after every command that left a process running.
+ */
+export const KILL_FIRST_CHECK_MS = 1;
 /** After SIGKILL, how long to wait for the processes to be gone before reporting them as survivors. */
 export const KILL_CONFIRM_MS = 2000;
 /**
@@ -204,16 +209,21 @@ async function killTree(child: ChildProcess, marker: string, pipes: ReadonlySet<
   if (targets.size === 0) return { signalled: 0, forced: 0, survivors: [] };
   signalAll(pid, targets, 'SIGTERM');
   const deadline = Date.now() + KILL_GRACE_MS;
-  while (Date.now() < deadline && [...targets].some(isAlive)) {
-    await delay(KILL_CHECK_INTERVAL_MS);
+  for (let wait = KILL_FIRST_CHECK_MS; Date.now() < deadline && [...targets].some(isAlive); wait = nextCheck(wait)) {
+    await delay(wait);
     for (const extra of await members()) if (isAlive(extra)) targets.add(extra);
   }
   const stubborn = [...new Set([...targets, ...(await members())])].filter(isAlive);
   for (const extra of stubborn) targets.add(extra);
   if (stubborn.length > 0) signalAll(pid, new Set(stubborn), 'SIGKILL');
   const confirmBy = Date.now() + KILL_CONFIRM_MS;
-  while (Date.now() < confirmBy && stubborn.some(isAlive)) await delay(KILL_CHECK_INTERVAL_MS);
+  for (let wait = KILL_FIRST_CHECK_MS; Date.now() < confirmBy && stubborn.some(isAlive); wait = nextCheck(wait)) await delay(wait);
   return { signalled: targets.size, forced: stubborn.length, survivors: stubborn.filter(isAlive) };
+}
+
+/** The wait before the next check of a dying tree: twice the last, up to `KILL_CHECK_INTERVAL_MS`. */
+function nextCheck(wait: number): number {
+  return Math.min(2 * wait, KILL_CHECK_INTERVAL_MS);
 }
 
 /** The root was reaped and no pid was given out after it: it started nothing, so nothing is left (POSIX). */
