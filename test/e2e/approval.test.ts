@@ -92,8 +92,7 @@ test('A large output becomes a link that opens the full output in an editor', ()
     await link.waitFor();
     await workbench.screenshot('5-large-output-link');
 
-    await link.click({ modifiers: ['Control'] });
-    await workbench.activeTab('tool-result-').waitFor();
+    await workbench.openLink(link, 'tool-result-');
     const editor = workbench.page.locator('.editor-group-container.active .monaco-editor[data-uri*="tool-result-"]');
     assert.match(await workbench.editorText(editor), /^1\n2\n3\n/);
     await workbench.screenshot('6-artifact-editor');

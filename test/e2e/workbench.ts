@@ -18,6 +18,11 @@ const ACTIVATED_LINE = /\[info\] activated \{/;
 /** A quick input opens within milliseconds; one closed under us is reopened this often. */
 const QUICK_INPUT_TIMEOUT_MS = 5_000;
 const QUICK_INPUT_ATTEMPTS = 3;
+/** A link's editor opens within a second or two of the click; one that did not is clicked again. */
+const LINK_OPEN_TIMEOUT_MS = 10_000;
+const LINK_OPEN_ATTEMPTS = 3;
+/** Its rows show within a second even on a loaded machine; a row gone for this long went with a closed widget. */
+const QUICK_INPUT_ROW_TIMEOUT_MS = 10_000;
 /** Running Extensions lists about 20 extensions, 70 px a row; scroll its list at most this often. */
 const RUNNING_EXTENSIONS_SCROLLS = 30;
 
@@ -116,9 +121,11 @@ export class Workbench {
   }
 
   /**
-   * Opens a quick input with `key`, types `text` and accepts the row showing `rowText`. While the
+   * Opens a quick input with `key`, types `text` and clicks the row showing `rowText`. While the
    * workbench is still settling (views opening, the extension activating) it can take the focus
-   * and close the widget; then the same steps are tried again, as a user would.
+   * and close the widget; then the same steps are tried again, as a user would. A click, not Enter:
+   * Enter after the widget closed goes to whatever took the focus and runs nothing, while a click
+   * waits for the row and fails (and is tried again) when it is gone.
    */
   private async quickPick(key: string, text: string, rowText: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget input');
@@ -127,8 +134,7 @@ export class Workbench {
       try {
         await this.page.keyboard.press(key);
         await input.fill(text, { timeout: QUICK_INPUT_TIMEOUT_MS });
-        await row.waitFor();
-        await this.page.keyboard.press('Enter');
+        await row.click({ timeout: QUICK_INPUT_ROW_TIMEOUT_MS });
         return;
       } catch (error) {
         if (attempt >= QUICK_INPUT_ATTEMPTS) throw error;
@@ -157,6 +163,23 @@ export class Workbench {
     await row.scrollIntoViewIfNeeded();
     await this.page.waitForFunction((element) => /Activation: \d+ms/.test(element?.textContent ?? ''), await row.locator('.time .activation-time').elementHandle());
     return row;
+  }
+
+  /**
+   * Ctrl-clicks a link in an editor and waits for the tab of what it opens (`tabName`). On a loaded
+   * machine a click can land while the editor is still deciding the link (its hover shows, nothing
+   * opens); then it is clicked again, as a user would. A second open of the same resource only focuses it.
+   */
+  async openLink(link: Locator, tabName: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await link.click({ modifiers: ['Control'] });
+      try {
+        await this.activeTab(tabName).waitFor({ timeout: LINK_OPEN_TIMEOUT_MS });
+        return;
+      } catch (error) {
+        if (attempt >= LINK_OPEN_ATTEMPTS) throw error;
+      }
+    }
   }
 
   /** The active tab of a resource whose file name contains `nameContains`. */
@@ -195,6 +218,7 @@ export class Workbench {
       await body();
     } catch (error) {
       await this.screenshot(`FAILED-${name}`).catch(() => undefined);
+      this.saveLogs(`FAILED-${name}`);
       await this.page.keyboard.press('Escape').catch(() => undefined);
       await this.closeAllEditors().catch(() => undefined);
       throw error;
@@ -268,6 +292,21 @@ export class Workbench {
     const file = path.join(this.paths.RESULTS_DIR, `${name}.png`);
     await this.page.screenshot({ path: file });
     return file;
+  }
+
+  /**
+   * Copies this server's logs of the extension and of its extension host into `<name>.log` in the
+   * results folder (the scratch folder goes with the server): what a failed test saw happen.
+   */
+  saveLogs(name: string): void {
+    const logs = path.join(this.scratch.userData, 'logs');
+    if (!fs.existsSync(logs)) return;
+    const files = (fs.readdirSync(logs, { recursive: true }) as string[])
+      .filter((file) => file.endsWith('.log') && (file.includes('agent-tool-executor') || file.includes('exthost')))
+      .sort();
+    const text = files.map((file) => `==> ${file} <==\n${fs.readFileSync(path.join(logs, file), 'utf8')}`).join('\n');
+    fs.mkdirSync(this.paths.RESULTS_DIR, { recursive: true });
+    fs.writeFileSync(path.join(this.paths.RESULTS_DIR, `${name}.log`), text);
   }
 
   readFile(name: string): string {
