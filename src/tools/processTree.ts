@@ -480,15 +480,10 @@ const PF_KTHREAD = 0x00200000;
 
 /** The fields of /proc/<pid>/stat that tell an exec under way: state, flags, and where the environment lies. */
 function readMemoryLayout(pid: number): { state: string; flags: number; envStart: number; envEnd: number } | undefined {
-  try {
-    const text = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // After the command name, field 3 (state) is at 0, 9 (flags) at 6, 50 and 51 (env_start, env_end) at 47 and 48.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    if (fields.length < 49) return undefined;
-    return { state: fields[0]!, flags: Number(fields[6]), envStart: Number(fields[47]), envEnd: Number(fields[48]) };
-  } catch {
-    return undefined;
-  }
+  const fields = statFields(pid);
+  // Field 3 (state) is at 0, 9 (flags) at 6, 50 and 51 (env_start, env_end) at 47 and 48.
+  if (!fields || fields.length < 49) return undefined;
+  return { state: fields[0]!, flags: Number(fields[6]), envStart: Number(fields[47]), envEnd: Number(fields[48]) };
 }
 
 function signalAll(pgid: number, pids: ReadonlySet<number>, signal: NodeJS.Signals): void {
@@ -543,11 +538,16 @@ export function listProcesses(scope?: readonly string[]): ProcStat[] {
 }
 
 function readStat(pid: number): ProcStat | undefined {
+  const fields = statFields(pid);
+  return fields && { pid, state: fields[0]!, ppid: Number(fields[1]), pgid: Number(fields[2]) };
+}
+
+/** The fields of /proc/<pid>/stat after the command name, from field 3 (state) on; undefined when it is gone. */
+function statFields(pid: number): string[] | undefined {
   try {
-    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
     // The command name is in parentheses and may itself hold spaces or parentheses.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { pid, state: fields[0]!, ppid: Number(fields[1]), pgid: Number(fields[2]) };
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }

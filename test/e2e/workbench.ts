@@ -18,11 +18,11 @@ const ACTIVATED_LINE = /\[info\] activated \{/;
 /** A quick input opens within milliseconds; one closed under us is reopened this often. */
 const QUICK_INPUT_TIMEOUT_MS = 5_000;
 const QUICK_INPUT_ATTEMPTS = 3;
+/** Its rows show within a second even on a loaded machine; a row gone for this long went with a closed widget. */
+const QUICK_INPUT_ROW_TIMEOUT_MS = 10_000;
 /** A link's editor opens within a second or two of the click; one that did not is clicked again. */
 const LINK_OPEN_TIMEOUT_MS = 10_000;
 const LINK_OPEN_ATTEMPTS = 3;
-/** Its rows show within a second even on a loaded machine; a row gone for this long went with a closed widget. */
-const QUICK_INPUT_ROW_TIMEOUT_MS = 10_000;
 /** Running Extensions lists about 20 extensions, 70 px a row; scroll its list at most this often. */
 const RUNNING_EXTENSIONS_SCROLLS = 30;
 

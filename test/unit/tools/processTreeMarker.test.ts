@@ -41,8 +41,8 @@ describe('process trees: the environment marker', () => {
 
   it('stops a setsid daemon that is still exec-ing programs when the shell has exited, every time (100 commands)', async () => {
     // The daemon leaves the group (setsid) and loses its parent when the shell exits; while it execs, its
-    // environment reads as empty. Each `env` execs the next program, so the daemon is exec-ing for some
-    // 20 ms after the shell is gone: without reading such a process again, about 1 kill in 10 missed it.
+    // environment reads as empty. Each `env` execs the next program (some 40 ms for the chain here), so the
+    // daemon is still exec-ing after the shell is gone: without reading such a process again, 9 of 100 were missed.
     const supervisor = new ProcessSupervisor();
     const missed: string[] = [];
     const markers: string[] = [];
