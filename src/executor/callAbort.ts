@@ -62,7 +62,8 @@ export class CallAbort {
     if (this.controller && !this.controller.signal.aborted) this.controller.abort(this.reason);
   }
 
+  /** Throws what the signal would give as its reason, once aborted or ended; makes no signal. */
   throwIfAborted(): void {
-    if (this.abortedWith) throw this.abortedWith.reason;
+    if (this.aborted) throw this.reason;
   }
 }

@@ -112,7 +112,7 @@ async function spawnShell(input: BashInput, ctx: ToolContext, deps: BashDeps): P
   let sandboxKey: string | undefined;
   if (sandbox) {
     await sandbox.ready();
-    ctx.signal.throwIfAborted();
+    ctx.throwIfAborted();
     const plan = sandbox.plan(input.command, input);
     // Approved without asking because it would be sandboxed: it never runs unsandboxed instead.
     if (sandbox.consumeAutoAllowed(ctx.callId) && !plan.sandboxed) return { refused: `The command was not run: it was allowed because it would run in the OS sandbox, but ${plan.why ?? 'the sandbox is off'}. Run it again to be asked.` };
@@ -120,7 +120,7 @@ async function spawnShell(input: BashInput, ctx: ToolContext, deps: BashDeps): P
       try {
         ({ command, key: sandboxKey } = await sandbox.wrap(input.command, file!, ctx.signal));
       } catch (error) {
-        ctx.signal.throwIfAborted();
+        ctx.throwIfAborted();
         return { refused: `The command was not run: the OS sandbox could not be set up for it (${(error as Error).message}).` };
       }
     }
@@ -136,7 +136,7 @@ function sandboxNote(input: BashInput, deps: BashDeps): string {
 }
 
 async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps): Promise<ToolOutput<BashData>> {
-  ctx.signal.throwIfAborted();
+  ctx.throwIfAborted();
   const timeoutMs = bashTimeoutMs(input.timeout);
   const startedAt = performance.now();
   const started = await spawnShell(input, ctx, deps);
@@ -252,7 +252,7 @@ function summary(outcome: 'exit' | 'timeout' | 'cancel', data: BashData, timeout
 
 async function startInBackground(input: BashInput, ctx: ToolContext, deps: BashDeps): Promise<ToolOutput<BashData>> {
   if (!deps.background) return { content: 'run_in_background is not available here: run the command in the foreground.', isError: true };
-  ctx.signal.throwIfAborted();
+  ctx.throwIfAborted();
   const startedAt = performance.now();
   const started = await spawnShell(input, ctx, deps);
   if ('refused' in started) return { content: started.refused, isError: true, data: emptyData(startedAt) };

@@ -88,7 +88,7 @@ async function editResolved(file: string, input: EditInput, ctx: ToolContext): P
     return failure(notFoundMessage(file, before, input.old_string));
   }
   const { after, replaced, firstOffset } = plan;
-  ctx.signal.throwIfAborted();
+  ctx.throwIfAborted();
   await fs.writeFile(file, encodeText(after, decoded));
   await recordWritten(file, ctx.files);
   const shown = displayPath(file, ctx);
@@ -100,7 +100,7 @@ async function editResolved(file: string, input: EditInput, ctx: ToolContext): P
 }
 
 async function createWithEdit(file: string, content: string, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {
-  ctx.signal.throwIfAborted();
+  ctx.throwIfAborted();
   await fs.mkdir(path.dirname(file), { recursive: true });
   await fs.writeFile(file, content, { flag: 'wx' });
   await recordWritten(file, ctx.files);

@@ -67,7 +67,7 @@ async function findFiles(input: GlobInput, ctx: ToolContext): Promise<ToolOutput
   // Searching inside an ignored folder (node_modules/x) is a request to see it, as with ripgrep's explicit paths.
   if (filter.ignores(dir, true)) filter = new GitIgnoreFilter(dir);
   const matches = !stats ? [] : rest === '' ? (stats.isFile() ? [root] : []) : await crawl(rest, root, filter, ctx.signal);
-  ctx.signal.throwIfAborted();
+  ctx.throwIfAborted();
   // Agents' ignore files (.aiignore, …) hide files whatever git says.
   const kept = matches.map((file) => path.normalize(file)).filter((file) => !filter.ignores(file) && !ctx.ignored?.excludedBy(file));
   const sorted = await newestFirst(kept, ctx.signal);

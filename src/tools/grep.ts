@@ -147,7 +147,7 @@ interface RipgrepRun {
 
 /** Runs ripgrep in the workspace folder, reading at most `maxLines` lines; stops it at the cap or on cancel. */
 async function runRipgrep(rg: string, args: string[], ctx: ToolContext, maxLines: number): Promise<RipgrepRun> {
-  ctx.signal.throwIfAborted();
+  ctx.throwIfAborted();
   const child = spawn(rg, args, { cwd: ctx.workDir, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
   const exited = new Promise<number | null>((resolve) => {
     child.once('close', (code) => resolve(code));
@@ -171,7 +171,7 @@ async function runRipgrep(rg: string, args: string[], ctx: ToolContext, maxLines
       lines.push(line);
     }
     const exitCode = await exited;
-    ctx.signal.throwIfAborted();
+    ctx.throwIfAborted();
     return { lines, capped, exitCode: capped ? 0 : exitCode, stderr };
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);

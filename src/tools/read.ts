@@ -82,7 +82,7 @@ async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolOutput<
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return failure(await fileNotFoundMessage(file, ctx.workDir));
     return failure(`cannot read ${file}: ${(error as Error).message}`);
   }
-  ctx.signal.throwIfAborted();
+  ctx.throwIfAborted();
   if (stats.isDirectory()) return failure(`${file} is a directory, not a file. Use Glob to list its files.`);
   if (!stats.isFile()) return failure(`${file} is not a regular file.`);
   const stamp = { mtimeMs: stats.mtimeMs, size: stats.size };
@@ -93,7 +93,7 @@ async function readFile(input: ReadInput, ctx: ToolContext): Promise<ToolOutput<
   const mimeType = imageMimeType(file);
   if (mimeType) return readImage(file, stats, mimeType, ctx);
   const whole = stats.size <= READ_WHOLE_FILE_MAX_BYTES ? await readSmall(file, stats.size) : undefined;
-  ctx.signal.throwIfAborted();
+  ctx.throwIfAborted();
   const head = whole ? whole.subarray(0, BINARY_SNIFF_BYTES) : await readHead(file, ctx.signal);
   if (looksBinary(head)) {
     return failure(`${file} is a binary file (${describeBinary(head, file)}, ${formatBytes(stats.size)}); Read shows text and images only.`);

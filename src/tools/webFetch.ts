@@ -99,7 +99,7 @@ async function fetchUrl(input: WebFetchInput, ctx: ToolContext, timeoutMs: numbe
       return describe(url, response, body);
     }
   } catch (error) {
-    ctx.signal.throwIfAborted();
+    ctx.throwIfAborted();
     if (timeout.signal.aborted) return failure(`WebFetch timed out after ${formatGoDuration(timeoutMs)} fetching ${url.href}.`, url.href);
     return failure(`cannot fetch ${url.href}: ${networkErrorMessage(error)}`, url.href);
   } finally {

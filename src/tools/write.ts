@@ -74,7 +74,7 @@ async function writeResolved(file: string, input: WriteInput, ctx: ToolContext):
     if (stale) return { content: stale, isError: true };
     before = decodeText(await fs.readFile(file, { signal: ctx.signal }));
   }
-  ctx.signal.throwIfAborted();
+  ctx.throwIfAborted();
   await fs.mkdir(path.dirname(file), { recursive: true });
   // A file that had a BOM or another encoding keeps it; the content's own line endings are the model's choice.
   const bytes = encodeText(input.content, before ?? { encoding: 'utf8', bom: false });

@@ -155,6 +155,10 @@ class CallContext implements ToolContext {
     return this.abort.signal;
   }
 
+  readonly throwIfAborted = (): void => {
+    this.abort.throwIfAborted();
+  };
+
   // Arrow functions: a handler may take them off ctx (`const { progress } = ctx`).
   readonly openOutputStream = (options?: OutputStreamOptions): ToolOutputStream => {
     liveEventsOf(this.state, this.deps);

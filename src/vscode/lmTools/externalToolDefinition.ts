@@ -36,7 +36,7 @@ async function forward(name: string, input: object, ctx: ToolContext, invoke: In
   const onAbort = () => cancellation.cancel();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   try {
-    ctx.signal.throwIfAborted();
+    ctx.throwIfAborted();
     const result = await invoke(name, { input, toolInvocationToken: invocationTokenOf(ctx.turn.context) }, cancellation.token);
     return toolOutputOf(result);
   } catch (error) {

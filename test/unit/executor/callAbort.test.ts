@@ -50,4 +50,20 @@ describe('CallAbort', () => {
     assert.equal(signal.reason, cancelled);
     assert.deepEqual(heard, [cancelled]);
   });
+
+  it('throws from throwIfAborted what the signal would give as its reason: nothing while running, the abort\'s, or the end\'s', () => {
+    const running = new CallAbort();
+    running.throwIfAborted();
+    const cancelled = new Error('cancelled');
+    running.abort(cancelled);
+    assert.throws(() => running.throwIfAborted(), (error) => error === cancelled);
+    running.end(() => new Error('tool call finished'));
+    assert.throws(() => running.throwIfAborted(), (error) => error === cancelled);
+
+    const ended = new CallAbort();
+    const finished = new Error('tool call finished');
+    ended.end(() => finished);
+    assert.throws(() => ended.throwIfAborted(), (error) => error === finished);
+    assert.equal(ended.signal.reason, finished);
+  });
 });

@@ -57,6 +57,29 @@ describe('timeouts', () => {
     assert.equal(((await aborted.promise) as Error).name, 'ToolTimeoutError');
   });
 
+  it("stops a handler that checks ctx.throwIfAborted between its steps with the timeout as the reason", async () => {
+    const stopped = deferred<unknown>();
+    const { executor } = makeExecutor([
+      tool('Steps', {
+        timeout: { defaultMs: 30 },
+        handler: async (_input, ctx) => {
+          try {
+            for (;;) {
+              await tick(5);
+              ctx.throwIfAborted();
+            }
+          } catch (error) {
+            stopped.resolve(error);
+            throw error;
+          }
+        },
+      }),
+    ]);
+    const result = await executor.execute({ id: '1', name: 'Steps', input: {} });
+    assert.equal(result.errorKind, 'timeout');
+    assert.equal(((await stopped.promise) as Error).name, 'ToolTimeoutError');
+  });
+
   it('reports the timeout without the cleanup grace', async () => {
     const { executor } = makeExecutor([tool('Slow', { timeout: { defaultMs: 1_500, cleanupGraceMs: 0 }, resolveTimeoutBudgetMs: () => 20, handler: () => new Promise(() => {}) })]);
     const result = await executor.execute({ id: '1', name: 'Slow', input: {} });
