@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     `- Node ${process.version}; load average (1 min) ${loadBefore.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end`,
     '  (other work on the machine shows up as wide min–max ranges: compare ratios, not absolute times)',
     `- Each row runs in a fresh Node process and measures its baseline and the candidate back to back, ${REPEATS} repeats`,
-    '  (5 for the bundle\'s load + activate in Node with a `vscode` stub, 9 for redaction, whose passes are short,',
+    '  (5 for the bundle\'s load + activate in Node with a `vscode` stub, 9 for redaction and truncation, whose passes are short,',
     '  15 for the fresh CLI, whose start varies; the bundle\'s load + activate in the real extension host is 3 fresh',
     '  VS Code servers, one browser each);',
     '  numbers are the median with min–max in parentheses. The rows are issue 13\'s table.',
