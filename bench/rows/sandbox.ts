@@ -5,8 +5,13 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fmt, productionBundle, REPEATS, runTimed, stat, type Row } from '../lib';
 
-/** Commands in the longer batch; the per-command cost is the difference to the one-command batch over this less one. */
-const BATCH = 11;
+/**
+ * Commands in the longer batch, by mode; the per-command cost is the difference to the one-command batch over
+ * this less one. Unsandboxed, ten commands (about 40 ms) were within how much a fresh CLI's start varies
+ * (214-267 ms in one run), and one run gave -0.7 ms per command as its min (2026-12-02): a hundred take
+ * several times that variation.
+ */
+const BATCH = { on: 11, off: 101 } as const;
 
 export async function sandboxEchoRow(): Promise<Row> {
   const CLI = path.join(await productionBundle(), 'cli.js');
@@ -20,7 +25,7 @@ export async function sandboxEchoRow(): Promise<Row> {
     writeFileSync(file, JSON.stringify(Array.from({ length: count }, (_, index) => ({ id: `e${index}`, name: 'Bash', input: { command: 'echo hi' } }))));
     return file;
   };
-  const calls = { one: batch(1), many: batch(BATCH) };
+  const calls = { one: batch(1), many: { on: batch(BATCH.on), off: batch(BATCH.off) } };
   const cli = async (mode: 'on' | 'off', file: string) => {
     const run = await runTimed(process.execPath, [CLI, 'run', '--workspace', workspace, '--settings', settings[mode], '--approve', 'allow', '--json', file]);
     if (run.code !== 0 || run.stdout.includes('"isError":true')) throw new Error(`tool-exec failed: ${run.stdout}`);
@@ -33,9 +38,9 @@ export async function sandboxEchoRow(): Promise<Row> {
   for (let repeat = 0; repeat < REPEATS; repeat++) {
     for (const mode of ['off', 'on'] as const) {
       const one = await cli(mode, calls.one);
-      const many = await cli(mode, calls.many);
+      const many = await cli(mode, calls.many[mode]);
       fresh[mode].push(one);
-      perCommand[mode].push((many - one) / (BATCH - 1));
+      perCommand[mode].push((many - one) / (BATCH[mode] - 1));
     }
   }
   const on = stat(perCommand.on);
