@@ -155,11 +155,11 @@ class CallContext implements ToolContext {
     return this.abort.signal;
   }
 
+  // Arrow functions: a handler may take them off ctx (`const { progress } = ctx`).
   readonly throwIfAborted = (): void => {
     this.abort.throwIfAborted();
   };
 
-  // Arrow functions: a handler may take them off ctx (`const { progress } = ctx`).
   readonly openOutputStream = (options?: OutputStreamOptions): ToolOutputStream => {
     liveEventsOf(this.state, this.deps);
     return openOutputStream(this.state, this.deps, options);
