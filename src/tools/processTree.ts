@@ -458,9 +458,9 @@ async function markedSettled(markers: ReadonlySet<string>, scope: readonly strin
 /**
  * Whether the process's environment holds one of `needles`; 'execing' when it is empty only because the
  * process is in the middle of an exec. The kernel reads the environment from the memory the process had
- * when the file was opened, and shows none until the new program's is laid out (`environ_read`: no
- * `env_end` yet), nor once the old memory is released; /proc/<pid>/stat tells those from an environment
- * that is really empty (`env -i`: its start equals its end) and from a kernel thread, which has none.
+ * when the file was opened, and shows none until the new program's is laid out, nor once the old memory
+ * is released; /proc/<pid>/stat tells those (`execUnderWay`) from an environment that is really empty
+ * (`env -i`) and from a kernel thread, which has none.
  */
 export function environMarked(pid: number, needles: readonly Buffer[]): boolean | 'execing' {
   let environ: Buffer;
@@ -471,19 +471,39 @@ export function environMarked(pid: number, needles: readonly Buffer[]): boolean 
   }
   if (environ.length > 0) return needles.some((needle) => environ.includes(needle));
   const memory = readMemoryLayout(pid);
-  if (!memory || memory.state === 'Z' || memory.state === 'X' || (memory.flags & PF_KTHREAD) !== 0) return false;
-  return memory.envEnd !== 0 && memory.envStart === memory.envEnd ? false : 'execing';
+  return memory && execUnderWay(memory) ? 'execing' : false;
 }
 
 /** A kernel thread (`PF_KTHREAD` in /proc/<pid>/stat's flags): it has no memory and no environment of its own. */
 const PF_KTHREAD = 0x00200000;
 
-/** The fields of /proc/<pid>/stat that tell an exec under way: state, flags, and where the environment lies. */
-function readMemoryLayout(pid: number): { state: string; flags: number; envStart: number; envEnd: number } | undefined {
+/** The fields of /proc/<pid>/stat that tell an exec under way. */
+export interface MemoryLayout {
+  readonly state: string;
+  readonly flags: number;
+  readonly startCode: number;
+  readonly envStart: number;
+  readonly envEnd: number;
+}
+
+/**
+ * Whether a process whose environment read as empty is in the middle of an exec. The kernel lays out the
+ * new program's memory in steps (`create_elf_tables`, then `load_elf_binary`): no `env_end` at first; then
+ * `env_start` = `env_end` while the environment is counted, which is how an empty one reads for good; and
+ * `start_code` only after that, so a process with a real empty environment has one and a process caught
+ * counting has none (issue 13: under load, a `setsid` daemon caught there was taken for `env -i`, missed
+ * and left running, 4 in 3,600 commands here).
+ */
+export function execUnderWay(memory: MemoryLayout): boolean {
+  if (memory.state === 'Z' || memory.state === 'X' || (memory.flags & PF_KTHREAD) !== 0) return false;
+  return memory.envEnd === 0 || memory.startCode === 0 || memory.envStart !== memory.envEnd;
+}
+
+export function readMemoryLayout(pid: number): MemoryLayout | undefined {
   const fields = statFields(pid);
-  // Field 3 (state) is at 0, 9 (flags) at 6, 50 and 51 (env_start, env_end) at 47 and 48.
+  // Field 3 (state) is at 0, 9 (flags) at 6, 26 (start_code) at 23, 50 and 51 (env_start, env_end) at 47 and 48.
   if (!fields || fields.length < 49) return undefined;
-  return { state: fields[0]!, flags: Number(fields[6]), envStart: Number(fields[47]), envEnd: Number(fields[48]) };
+  return { state: fields[0]!, flags: Number(fields[6]), startCode: Number(fields[23]), envStart: Number(fields[47]), envEnd: Number(fields[48]) };
 }
 
 function signalAll(pgid: number, pids: ReadonlySet<number>, signal: NodeJS.Signals): void {

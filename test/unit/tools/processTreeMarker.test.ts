@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { environMarked, markedProcesses, ProcessSupervisor, TREE_MARKER_VARIABLE } from '../../../src/tools/processTree';
+import { environMarked, execUnderWay, markedProcesses, ProcessSupervisor, readMemoryLayout, TREE_MARKER_VARIABLE } from '../../../src/tools/processTree';
 import { countProcesses, killMarked, uniqueSleep, until } from './processes';
 
 /** How many programs the daemon of the exec test runs one after another (each `env` execs the next). */
@@ -93,6 +93,26 @@ describe('process trees: the environment marker', () => {
       if (kthreadd) assert.equal(environMarked(2, needle), false);
     } finally {
       for (const child of [marked, empty, parent]) child.kill('SIGKILL');
+    }
+  });
+
+  it('takes a process caught while its environment is counted for one in an exec, not for one with an empty environment', async () => {
+    // The moment itself lasts microseconds: the layouts are those of a real `env -i` process, and of it as
+    // the kernel shows it at each step of laying out a new program's memory.
+    const marker = uniqueSleep();
+    const empty = spawn('env', ['-i', 'sleep', marker], { stdio: 'ignore' });
+    try {
+      await until(() => countProcesses(marker) === 1);
+      const settled = readMemoryLayout(empty.pid!)!;
+      assert.equal(settled.envStart, settled.envEnd);
+      assert.notEqual(settled.startCode, 0);
+      assert.equal(execUnderWay(settled), false);
+      assert.equal(execUnderWay({ ...settled, startCode: 0, envStart: 0, envEnd: 0 }), true, 'no environment laid out yet');
+      assert.equal(execUnderWay({ ...settled, startCode: 0 }), true, 'the environment being counted');
+      assert.equal(execUnderWay({ ...settled, startCode: 0, envEnd: settled.envEnd + 10 }), true, 'counted, the code not yet recorded');
+      assert.equal(execUnderWay({ ...settled, state: 'Z' }), false);
+    } finally {
+      empty.kill('SIGKILL');
     }
   });
 
