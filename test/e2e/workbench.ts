@@ -172,12 +172,16 @@ export class Workbench {
    */
   async openLink(link: Locator, tabName: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      await link.click({ modifiers: ['Control'] });
       try {
+        // Bounded too: while the editor redraws its links the click can find nothing to land on
+        // (`<html> intercepts pointer events`, then the link replaced) and wait out the whole test.
+        await link.click({ modifiers: ['Control'], timeout: LINK_OPEN_TIMEOUT_MS });
         await this.activeTab(tabName).waitFor({ timeout: LINK_OPEN_TIMEOUT_MS });
         return;
       } catch (error) {
         if (attempt >= LINK_OPEN_ATTEMPTS) throw error;
+        // The link's hover may cover it for the next click.
+        await this.page.mouse.move(0, 0);
       }
     }
   }
