@@ -10,6 +10,15 @@ import { fmt, makeTree, perOpMicros, REPEATS, stat, type Row } from '../lib';
 import { bareExecutor, cliWiredExecutor, type BenchExecutor } from '../wiring';
 
 const READ_OPS = 300;
+/**
+ * Calls of each kind before the repeats. V8 optimises the pipeline's functions only after many calls:
+ * a Read's time kept falling over the first thousands (bare executor on a 2-core AMD EPYC, 2026-12-02,
+ * blocks of 300 calls: 3.5-3.9× `fs.promises.readFile` in the first two, 2.3-2.6× from the tenth on),
+ * so a warm-up of 50 timed code on its way to being optimised, and the repeats' ranges were wide
+ * (2.8-5.3×). An agent's session sends hundreds of calls of every kind through the same stages; the
+ * first `READ_OPS` calls of the process are measured too, before the warm-up, and shown apart.
+ */
+const READ_WARMUP_OPS = 3_000;
 
 /** A callback-API call as a promise (what the executor's file system calls use). */
 function callback<T = unknown>(call: (done: (error: Error | null, value?: T) => void) => void): Promise<T> {
@@ -40,11 +49,14 @@ export async function readRow(): Promise<Row> {
     await callback((done) => readFd(fd, Buffer.allocUnsafe(4096), 0, 4096, 0, done));
     close(fd, () => {});
   };
+  // The first calls of the process, wired like the CLI, against the first `readFile` calls.
+  const coldBase = await perOpMicros(READ_OPS, () => readFile(file));
+  const coldWired = await perOpMicros(READ_OPS, read(wired));
   // Warm up every path (JIT, first-call setup) before timing.
-  await perOpMicros(50, () => readFile(file));
-  await perOpMicros(50, read(bare));
-  await perOpMicros(50, read(wired));
-  await perOpMicros(50, ioFloor);
+  await perOpMicros(READ_WARMUP_OPS, () => readFile(file));
+  await perOpMicros(READ_WARMUP_OPS, read(bare));
+  await perOpMicros(READ_WARMUP_OPS, read(wired));
+  await perOpMicros(READ_WARMUP_OPS, ioFloor);
   const base: number[] = [];
   const floorRatio: number[] = [];
   const bareRatio: number[] = [];
@@ -67,10 +79,10 @@ export async function readRow(): Promise<Row> {
   return {
     measure: 'Read of a 4 KiB file, full pipeline wired like the CLI',
     baseline: `\`fs.promises.readFile\` ${fmt(stat(base), 0, ' µs')}`,
-    now: `${fmt(stat(wiredMicros), 0, ' µs')}: ${fmt(ratio, 1, '×')}; bare executor ${fmt(stat(bareRatio), 1, '×')}; its file system work alone ${fmt(stat(floorRatio), 1, '×')}`,
+    now: `${fmt(stat(wiredMicros), 0, ' µs')}: ${fmt(ratio, 1, '×')}; bare executor ${fmt(stat(bareRatio), 1, '×')}; its file system work alone ${fmt(stat(floorRatio), 1, '×')}; the process's first ${READ_OPS} Reads, before the warm-up: ${Math.round(coldWired).toLocaleString('en-US')} µs (${(coldWired / coldBase).toFixed(1)}× its first ${READ_OPS} \`readFile\` calls)`,
     goal: '≤ 1.0×',
     met: ratio.median <= 1.0,
-    note: `the file system work a Read through the pipeline cannot skip, done raw in the same run through the callback API (the file's real path for the policy, a folder that holds it as written needing none; then stat, which must come before open so that a FIFO or a device is never opened, open and read, the close not waited for: four thread-pool round trips, as many as \`fs.promises.readFile\`'s open, fstat, read and close), takes ${fmt(stat(floorRatio), 1, '×')} \`fs.promises.readFile\` by itself. The rest is the pipeline's own work on top of that floor (validation, policy, deadline, events, budget, the result; wired like the CLI also the rules policy with the ignore files, the redaction of the content and the session record, whose entry is serialised per call and written with others), so 1.0× would leave it no time at all. Going below the file system work would take blocking calls, and a blocking call on a hung network mount would freeze the extension host, so the executor makes none`,
+    note: `the file system work a Read through the pipeline cannot skip, done raw in the same run through the callback API (the file's real path for the policy, a folder that holds it as written needing none; then stat, which must come before open so that a FIFO or a device is never opened, open and read, the close not waited for: four thread-pool round trips, as many as \`fs.promises.readFile\`'s open, fstat, read and close), takes ${fmt(stat(floorRatio), 1, '×')} \`fs.promises.readFile\` by itself. The rest is the pipeline's own work on top of that floor (validation, policy, deadline, events, budget, the result; wired like the CLI also the rules policy with the ignore files, the redaction of the content and the session record, whose entry is serialised per call and written with others), so 1.0× would leave it no time at all. Timed after a warm-up of ${READ_WARMUP_OPS.toLocaleString('en-US')} calls of each kind: V8 optimises the pipeline only after many calls, and a Read's time falls over the first thousands (the process's first ${READ_OPS}, before it, are shown apart). Going below the file system work would take blocking calls for the file itself; Read takes any path, and a blocking call on a hung network mount would freeze the extension host, so Read makes none (the snapshot walk is synchronous, but it reads only the workspace folders' own tree). Fewer round trips through a worker thread were measured too (2026-12-02, AMD EPYC): a worker doing the stat, open, read and close of the file in one message answered in 61-84 µs, and the real path on the thread pool plus that message took 89-148 µs against 101-156 µs for the four thread-pool round trips above, about a tenth less, for a thread to keep alive and to route around when it hangs`,
   };
 }
 
