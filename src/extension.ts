@@ -78,7 +78,9 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   // The OS sandbox around Bash (issue 17): configured with the rules; where it cannot run, said once.
   const sandbox = new BashSandbox({ onUnavailable: (message) => void vscode.window.showWarningMessage(`Agent Tool Executor: ${message}`) });
   subscriptions.push({ dispose: () => void sandbox.dispose() });
-  const sandboxWiring = { sandbox, ignoreFiles: () => agentIgnore.ignored.sources(), ripgrep: findVsCodeRipgrep(vscode.env.appRoot) };
+  // The ripgrep VS Code ships, looked up once (up to four files checked): the sandbox and Grep use it.
+  const rgPath = findVsCodeRipgrep(vscode.env.appRoot);
+  const sandboxWiring = { sandbox, ignoreFiles: () => agentIgnore.ignored.sources(), ripgrep: rgPath };
   const permissions = new SettingsPermissions(() => workspaceFolders, logger, agentIgnore.ignored, sandboxWiring);
   subscriptions.push(permissions, registerRulesList(permissions));
   void permissions.reload();
@@ -108,7 +110,6 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   });
   // Concurrency and the default timeout follow their settings without a reload.
   subscriptions.push(applyExecutorSettingsLive(executor));
-  const rgPath = findVsCodeRipgrep(vscode.env.appRoot);
   subscriptions.push({ dispose: registerBuiltinTools(registry, { backgroundTasks: executor, rgPath, sandbox }) });
   // Our tools for every agent (vscode.lm.registerTool), and the other extensions' and MCP servers' tools
   // the user picked (agentToolExecutor.externalTools.include), both through this executor.
