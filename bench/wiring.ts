@@ -11,17 +11,29 @@ import { ModePolicy } from '../src/executor/modePolicy';
 import { nullLogger } from '../src/executor/ports/logger';
 import { FixedApprovalClient } from '../src/node/fixedApprovalClient';
 import { registerBuiltinTools } from '../src/tools/index';
+import { ProcessSupervisor } from '../src/tools/processTree';
+import type { SpawnHelperMode } from '../src/tools/spawnHelper';
 
 export interface BenchExecutor {
   readonly executor: ToolExecutor;
   close(): Promise<void>;
 }
 
-/** The core with its defaults and the built-in tools; `bypass` so Bash and Write run unasked. */
-export function bareExecutor(workspace: string): BenchExecutor {
+/**
+ * The core with its defaults and the built-in tools; `bypass` so Bash and Write run unasked. `spawnHelper`:
+ * a supervisor of its own that forks the shells so (src/tools/spawnHelper.ts), instead of the default one.
+ */
+export function bareExecutor(workspace: string, spawnHelper?: SpawnHelperMode): BenchExecutor {
   const executor = new ToolExecutor({ workspaceFolders: [workspace], permissionPolicy: new ModePolicy('bypass') });
-  registerBuiltinTools(executor.registry, { backgroundTasks: executor });
-  return { executor, close: () => executor.dispose() };
+  const supervisor = spawnHelper === undefined ? undefined : new ProcessSupervisor({ spawnHelper });
+  registerBuiltinTools(executor.registry, { backgroundTasks: executor, ...(supervisor ? { supervisor } : {}) });
+  return {
+    executor,
+    close: async () => {
+      await executor.dispose();
+      await supervisor?.dispose();
+    },
+  };
 }
 
 /** Built as `tool-exec run --approve allow --mode bypass` builds it. */

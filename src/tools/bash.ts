@@ -11,6 +11,7 @@ import { formatGoDuration } from '../executor/duration';
 import type { BackgroundShells } from './backgroundShells';
 import type { BuiltinToolsOptions } from './options';
 import type { KillReport, ProcessSupervisor, ProcessTree } from './processTree';
+import { SpawnHelperLostError } from './spawnHelper';
 import { BlockedOutputScanner, blockedNote } from './sandbox/blocked';
 import { filterSecretEnv } from './secretEnv';
 import { EscapeStripper } from './terminalEscapes';
@@ -125,7 +126,14 @@ async function spawnShell(input: BashInput, ctx: ToolContext, deps: BashDeps): P
       }
     }
   }
-  const tree = deps.supervisor.start(file!, [...args, command], { cwd: ctx.workDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let tree: ProcessTree;
+  try {
+    tree = await deps.supervisor.startShell(file!, [...args, command], { cwd: ctx.workDir, env }, ctx.signal);
+  } catch (error) {
+    // Cancelled while the spawn helper forked it: the shell is killed as it arrives.
+    if (sandboxKey) sandbox!.commandEnded();
+    throw error;
+  }
   tree.exited.catch(forgetShells);
   return { tree, sandboxKey };
 }
@@ -188,6 +196,12 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
       await settleWithin(pumped, BASH_CLOSE_WAIT_MS);
     }
   } catch (error) {
+    // The spawn helper ended under the command: nothing can report its exit, so its tree is stopped.
+    if (error instanceof SpawnHelperLostError) {
+      const { survivors } = await tree.kill();
+      const stopped = survivors.length === 0 ? 'The command was stopped' : `The command was signalled, but ${survivors.length} of its processes could not be stopped (pid ${survivors.join(', ')})`;
+      return { content: `${stopped}: ${error.message}.`, isError: true, data: { ...emptyData(startedAt), ...(survivors.length > 0 ? { survivors } : {}) } };
+    }
     return { content: `cannot start the shell: ${(error as Error).message}`, isError: true, data: emptyData(startedAt) };
   } finally {
     timer?.cancel();

@@ -19,9 +19,11 @@
 // forks counted since the start in `/proc/stat` bound whether numbers could have wrapped (with pid_max,
 // when pids are too low for the last one alone to rule a wrap out). A command that
 // started nothing (`echo hi`) leaves an empty window and no scan at all.
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { spawn, type SpawnOptions } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
+import type { Readable } from 'node:stream';
+import { SpawnHelper, SpawnHelperLostError, spawnHelperWanted, type SpawnHelperMode } from './spawnHelper';
 
 /** Time between TERM and KILL; well inside Bash's 6 s cleanup grace (spec §3.7). */
 export const KILL_GRACE_MS = 2000;
@@ -40,6 +42,8 @@ export const KILL_CONFIRM_MS = 2000;
  * here (`setsid sleep`: two of them); 100 ms covers one that waits on the disk for its program.
  */
 export const EXEC_SETTLE_MAX_MS = 100;
+/** Scans of /proc for a tree known only by its marker, each SIGKILLing what it found (`killMarked`). */
+export const KILL_MARKED_PASSES = 5;
 /** The environment variable that marks every process of one tree (inherited by children, kept by `setsid`). */
 export const TREE_MARKER_VARIABLE = 'AGENT_TOOL_EXECUTOR_TREE';
 
@@ -47,7 +51,7 @@ const isWindows = process.platform === 'win32';
 
 /** One started process tree. `exited` settles when the root process exits. */
 export interface ProcessTree {
-  readonly child: ChildProcess;
+  readonly child: ShellChild;
   readonly pid: number;
   /** Settles with the root's exit code and signal. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -72,32 +76,103 @@ export interface KillReport {
   readonly survivors: readonly number[];
 }
 
+/** What the shell tools read of a started process: a `ChildProcess`, or one the spawn helper started. */
+export interface ShellChild {
+  readonly pid?: number | undefined;
+  readonly stdout: Readable | null;
+  readonly stderr: Readable | null;
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  once(event: 'error', listener: (error: Error) => void): unknown;
+  once(event: 'close', listener: (...args: unknown[]) => void): unknown;
+}
+
+export interface ProcessSupervisorOptions {
+  /** Whether shells are forked by the spawn helper (src/tools/spawnHelper.ts). @default 'auto': when the host is large */
+  readonly spawnHelper?: SpawnHelperMode;
+}
+
 /** Tracks live trees: dispose kills them all; `idle()` waits for pending kills. */
 export class ProcessSupervisor {
   private readonly live = new Set<ProcessTree>();
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly helperMode: SpawnHelperMode;
+  private helper: SpawnHelper | undefined;
 
-  /** Spawns `command` with `args` in a new process group (a new session on POSIX). */
+  constructor(options: ProcessSupervisorOptions = {}) {
+    this.helperMode = options.spawnHelper ?? 'auto';
+  }
+
+  /** The spawn helper's pid while it runs (tests). */
+  get spawnHelperPid(): number | undefined {
+    return this.helper?.pid;
+  }
+
+  /** Spawns `command` with `args` in a new process group (a new session on POSIX), in this process. */
   start(command: string, args: readonly string[], options: SpawnOptions): ProcessTree {
     const marker = randomUUID();
     const env = { ...(options.env ?? process.env), [TREE_MARKER_VARIABLE]: marker };
     // Read before the fork (or a moment before): every fork after it, the tree's included, is counted from here.
     const since = recentPidAllocation();
     const child = spawn(command, args, { ...options, env, detached: !isWindows, windowsHide: true });
+    return this.adopt(child, marker, since);
+  }
+
+  /**
+   * `start`, with stdout and stderr piped, forked by the spawn helper when this process is large enough
+   * for its own fork to cost more (`spawnHelperWanted`). `signal`: a spawn still under way when it aborts
+   * rejects, and the shell is killed as soon as it runs.
+   */
+  async startShell(command: string, args: readonly string[], options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv }, signal?: AbortSignal): Promise<ProcessTree> {
+    if (!spawnHelperWanted(this.helperMode, process.memoryUsage.rss)) return this.start(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const marker = randomUUID();
+    const env = { ...(options.env ?? process.env), [TREE_MARKER_VARIABLE]: marker };
+    const since = recentPidAllocation();
+    this.helper ??= new SpawnHelper();
+    const spawning = this.helper.spawn(command, args, { ...(options.cwd === undefined ? {} : { cwd: options.cwd }), env });
+    if (!signal) return this.adopt(await spawning, marker, since, true);
+    let onAbort = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    aborted.catch(() => {});
+    try {
+      return this.adopt(await Promise.race([spawning, aborted]), marker, since, true);
+    } catch (error) {
+      // Given up while the helper forked it: the whole tree is stopped once it is known (`idle()` waits for that).
+      void this.track(spawning.then((child) => this.adopt(child, marker, since, true).kill()));
+      throw error;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** The tree of a just-started `child`, tracked until it is gone. */
+  private adopt(child: ShellChild, marker: string, since: PidAllocation | undefined, byHelper = false): ProcessTree {
     if (child.pid === undefined) {
       // spawn reports ENOENT and kin asynchronously; surface it through `exited`.
       const exited = new Promise<never>((_, reject) => child.once('error', reject));
       exited.catch(() => {});
       const none: KillReport = { signalled: 0, forced: 0, survivors: [] };
-      return { child, pid: -1, exited, kill: async () => none, startedNothing: () => true };
+      // A spawn helper that ended before it named the shell may have started it: what carries the marker is killed.
+      let killing: Promise<KillReport> | undefined;
+      const kill = async () => ((await exited.catch((error: unknown) => error)) instanceof SpawnHelperLostError ? (killing ??= this.track(killMarked(marker))) : none);
+      return { child, pid: -1, exited, kill: byHelper ? kill : async () => none, startedNothing: () => !byHelper };
     }
     const pid = child.pid;
+    let killing: Promise<KillReport> | undefined;
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
       child.once('exit', (code, signal) => resolve({ code, signal }));
-      child.once('error', reject);
+      child.once('error', (error) => {
+        // The spawn helper ended under a running command: nothing will report its exit, so it is stopped.
+        if (error instanceof SpawnHelperLostError) void tree.kill();
+        reject(error);
+      });
     });
     exited.catch(() => {});
-    let killing: Promise<KillReport> | undefined;
     // The output pipes, as the kernel names them: a process holding one was started by this tree, even
     // after it left the tree, the group and its environment (`env -i setsid ...`).
     const pipes = outputPipes(pid);
@@ -133,6 +208,8 @@ export class ProcessSupervisor {
   async dispose(): Promise<void> {
     await Promise.allSettled([...this.live].map((tree) => tree.kill()));
     await this.idle();
+    this.helper?.dispose();
+    this.helper = undefined;
     liveSets.delete(this.live);
   }
 
@@ -186,7 +263,7 @@ function killOnExit(live: ReadonlySet<ProcessTree>): void {
 /** The process-wide supervisor the built-in tools use unless given another. */
 export const defaultProcessSupervisor = new ProcessSupervisor();
 
-async function killTree(child: ChildProcess, marker: string, pipes: ReadonlySet<string>, since: PidAllocation | undefined): Promise<KillReport> {
+async function killTree(child: ShellChild, marker: string, pipes: ReadonlySet<string>, since: PidAllocation | undefined): Promise<KillReport> {
   const pid = child.pid!;
   if (isWindows) {
     await new Promise<void>((resolve) => {
@@ -221,13 +298,38 @@ async function killTree(child: ChildProcess, marker: string, pipes: ReadonlySet<
   return { signalled: targets.size, forced: stubborn.length, survivors: stubborn.filter(isAlive) };
 }
 
+/**
+ * SIGKILLs every process that carries `marker`, until none is found (a forking one may start more while
+ * it is looked for): a tree whose root pid was never known, so only its marker leads to it.
+ */
+async function killMarked(marker: string): Promise<KillReport> {
+  const markers = new Set([marker]);
+  const signalled = new Set<number>();
+  for (let pass = 0; pass < KILL_MARKED_PASSES; pass++) {
+    const found = (await markedSettled(markers, undefined)).filter(isAlive);
+    if (found.length === 0) break;
+    for (const pid of found) {
+      signalled.add(pid);
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+    await delay(KILL_FIRST_CHECK_MS);
+  }
+  const confirmBy = Date.now() + KILL_CONFIRM_MS;
+  for (let wait = KILL_FIRST_CHECK_MS; Date.now() < confirmBy && [...signalled].some(isAlive); wait = nextCheck(wait)) await delay(wait);
+  return { signalled: signalled.size, forced: signalled.size, survivors: [...signalled].filter(isAlive) };
+}
+
 /** The wait before the next check of a dying tree: twice the last, up to `KILL_CHECK_INTERVAL_MS`. */
 function nextCheck(wait: number): number {
   return Math.min(2 * wait, KILL_CHECK_INTERVAL_MS);
 }
 
 /** The root was reaped and no pid was given out after it: it started nothing, so nothing is left (POSIX). */
-function startedNothing(child: ChildProcess, since: PidAllocation | undefined): boolean {
+function startedNothing(child: ShellChild, since: PidAllocation | undefined): boolean {
   const reaped = child.exitCode !== null || child.signalCode !== null;
   return !isWindows && reaped && pidWindowEnd(child.pid!, since) === child.pid;
 }

@@ -7,11 +7,12 @@ import { ProcessSupervisor } from '../../../src/tools/processTree';
 import { makeWorkspace, type Workspace } from './helpers';
 import { countProcesses, uniqueSleep, until } from './processes';
 
-describe('Bash', () => {
+// Every case twice: shells forked by this process, and by the spawn helper (what a large host uses).
+for (const spawnHelper of ['never', 'always'] as const) describe(`Bash (spawn helper: ${spawnHelper})`, () => {
   let ws: Workspace;
   let supervisor: ProcessSupervisor;
   beforeEach(() => {
-    supervisor = new ProcessSupervisor();
+    supervisor = new ProcessSupervisor({ spawnHelper });
     ws = makeWorkspace({ tools: { supervisor } });
   });
   afterEach(async () => {
