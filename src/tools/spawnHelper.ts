@@ -139,10 +139,13 @@ export class SpawnHelper {
 
   private running(): ChildProcess {
     if (this.helper) return this.helper;
-    // Not the host's flags or NODE_OPTIONS (a debugger, a preload): a bare Node; in Electron, as Node.
+    // Not the host's flags or NODE_OPTIONS (a debugger, a preload): a bare Node; in Electron, as Node. The
+    // rest of the host's environment stays, so what looks for the host's descendants by it finds the helper
+    // too (the shells get the environment each request names).
+    const { NODE_OPTIONS: _options, ...env } = process.env;
     const helper = spawn(process.execPath, ['-e', HELPER_SOURCE], {
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-      env: { ELECTRON_RUN_AS_NODE: '1', PATH: process.env.PATH ?? '' },
+      env: { ...env, ELECTRON_RUN_AS_NODE: '1' },
       serialization: 'json',
     });
     this.helper = helper;
