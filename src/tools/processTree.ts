@@ -111,10 +111,7 @@ export class ProcessSupervisor {
 
   /** Spawns `command` with `args` in a new process group (a new session on POSIX), in this process. */
   start(command: string, args: readonly string[], options: SpawnOptions): ProcessTree {
-    const marker = randomUUID();
-    const env = { ...(options.env ?? process.env), [TREE_MARKER_VARIABLE]: marker };
-    // Read before the fork (or a moment before): every fork after it, the tree's included, is counted from here.
-    const since = recentPidAllocation();
+    const { marker, env, since } = treeStart(options.env);
     const child = spawn(command, args, { ...options, env, detached: !isWindows, windowsHide: true });
     return this.adopt(child, marker, since);
   }
@@ -126,12 +123,10 @@ export class ProcessSupervisor {
    */
   async startShell(command: string, args: readonly string[], options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv }, signal?: AbortSignal): Promise<ProcessTree> {
     if (!spawnHelperWanted(this.helperMode, process.memoryUsage.rss)) return this.start(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    const marker = randomUUID();
-    const env = { ...(options.env ?? process.env), [TREE_MARKER_VARIABLE]: marker };
-    const since = recentPidAllocation();
+    const { marker, env, since } = treeStart(options.env);
     this.helper ??= new SpawnHelper();
     const spawning = this.helper.spawn(command, args, { ...(options.cwd === undefined ? {} : { cwd: options.cwd }), env });
-    if (!signal) return this.adopt(await spawning, marker, since, true);
+    if (!signal) return this.adopt(await spawning, marker, since);
     let onAbort = () => {};
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => reject(signal.reason);
@@ -140,10 +135,10 @@ export class ProcessSupervisor {
     });
     aborted.catch(() => {});
     try {
-      return this.adopt(await Promise.race([spawning, aborted]), marker, since, true);
+      return this.adopt(await Promise.race([spawning, aborted]), marker, since);
     } catch (error) {
       // Given up while the helper forked it: the whole tree is stopped once it is known (`idle()` waits for that).
-      void this.track(spawning.then((child) => this.adopt(child, marker, since, true).kill()));
+      void this.track(spawning.then((child) => this.adopt(child, marker, since).kill()));
       throw error;
     } finally {
       signal.removeEventListener('abort', onAbort);
@@ -151,16 +146,24 @@ export class ProcessSupervisor {
   }
 
   /** The tree of a just-started `child`, tracked until it is gone. */
-  private adopt(child: ShellChild, marker: string, since: PidAllocation | undefined, byHelper = false): ProcessTree {
+  private adopt(child: ShellChild, marker: string, since: PidAllocation | undefined): ProcessTree {
     if (child.pid === undefined) {
-      // spawn reports ENOENT and kin asynchronously; surface it through `exited`.
-      const exited = new Promise<never>((_, reject) => child.once('error', reject));
+      // spawn reports ENOENT and kin asynchronously; surface it through `exited`. A spawn helper that ended
+      // before it named the shell may have started it: whatever carries the marker is killed.
+      let killing: Promise<KillReport> | undefined;
+      const exited = new Promise<never>((_, reject) =>
+        child.once('error', (error) => {
+          if (error instanceof SpawnHelperLostError) killing = this.track(killMarked(marker));
+          reject(error);
+        }),
+      );
       exited.catch(() => {});
       const none: KillReport = { signalled: 0, forced: 0, survivors: [] };
-      // A spawn helper that ended before it named the shell may have started it: what carries the marker is killed.
-      let killing: Promise<KillReport> | undefined;
-      const kill = async () => ((await exited.catch((error: unknown) => error)) instanceof SpawnHelperLostError ? (killing ??= this.track(killMarked(marker))) : none);
-      return { child, pid: -1, exited, kill: byHelper ? kill : async () => none, startedNothing: () => !byHelper };
+      const kill = async () => {
+        await exited.catch(() => undefined);
+        return killing ?? none;
+      };
+      return { child, pid: -1, exited, kill, startedNothing: () => killing === undefined };
     }
     const pid = child.pid;
     let killing: Promise<KillReport> | undefined;
@@ -223,6 +226,13 @@ export class ProcessSupervisor {
     void work.finally(() => this.pending.delete(work)).catch(() => {});
     return work;
   }
+}
+
+/** A new tree's marker, its environment with the marker, and the pid allocation read before its fork. */
+function treeStart(base: NodeJS.ProcessEnv | undefined): { marker: string; env: NodeJS.ProcessEnv; since: PidAllocation | undefined } {
+  const marker = randomUUID();
+  // Read before the fork (or a moment before): every fork after it, the tree's included, is counted from here.
+  return { marker, env: { ...(base ?? process.env), [TREE_MARKER_VARIABLE]: marker }, since: recentPidAllocation() };
 }
 
 /** Live trees of every supervisor, killed if the host process exits while they run. */
