@@ -1,10 +1,11 @@
 // Rows 1-3: what the pipeline adds to a Read, to `echo hi` through Bash, and to a no-op call.
 import { spawn } from 'node:child_process';
-import { close, lstatSync, open, read as readFd, readdirSync, realpath, stat as statFile, type Dirent } from 'node:fs';
+import { close, closeSync, constants, fstatSync, lstatSync, open, openSync, read as readFd, readdirSync, readSync, realpath, realpathSync, stat as statFile, type Dirent } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { ToolExecutor } from '../../src/executor/executor';
+import { MOUNT_TABLE_MAX_AGE_MS, processMountTable } from '../../src/executor/localMounts';
 import type { ToolCall } from '../../src/executor/contract';
 import { fmt, makeTree, perOpMicros, REPEATS, stat, type Row } from '../lib';
 import { bareExecutor, cliWiredExecutor, type BenchExecutor } from '../wiring';
@@ -39,16 +40,31 @@ export async function readRow(): Promise<Row> {
   const bare = bareExecutor(workspace);
   const wired = await cliWiredExecutor(workspace);
   const read = (run: BenchExecutor) => (index: number) => run.executor.execute({ id: `r${index}`, name: 'Read', input: { path: file } });
-  // The file system work the pipeline cannot skip, done raw through the same callback API: the policy
-  // resolves the file's real path (the folder that holds it as written needs none), then Read stats
-  // the file (it must not open a FIFO or a device), opens and reads it; the close is not waited for.
+  // The file system work the pipeline cannot skip, done raw the way the pipeline does it on this machine:
+  // the policy resolves the file's real path (the folder that holds it as written needs none), then Read
+  // stats the file (it must not open a FIFO or a device), opens and reads it. Synchronously where the
+  // mount table allows (src/executor/localMounts.ts): the realpath when no mount can wait on a network
+  // or a daemon, the file's calls when it is on local disks; else through the thread pool, the close
+  // not waited for.
+  const syncRealpath = processMountTable.noRemoteMounts();
+  const syncRead = processMountTable.isLocal(file) && processMountTable.isLocal(realpathSync(file));
+  const buffer = Buffer.allocUnsafe(4096);
   const ioFloor = async () => {
-    await callback<string>((done) => realpath.native(file, done));
-    await callback((done) => statFile(file, done));
-    const fd = await callback<number>((done) => open(file, 'r', done));
-    await callback((done) => readFd(fd, Buffer.allocUnsafe(4096), 0, 4096, 0, done));
+    const real = syncRealpath ? realpathSync.native(file) : await callback<string>((done) => realpath.native(file, done));
+    if (syncRead) {
+      lstatSync(real);
+      const fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      fstatSync(fd);
+      readSync(fd, buffer, 0, 4096, 0);
+      closeSync(fd);
+      return;
+    }
+    await callback((done) => statFile(real, done));
+    const fd = await callback<number>((done) => open(real, 'r', done));
+    await callback((done) => readFd(fd, buffer, 0, 4096, 0, done));
     close(fd, () => {});
   };
+  const way = `${syncRealpath ? 'synchronously' : 'through the thread pool'} for the real path, ${syncRead ? 'synchronously' : 'through the thread pool'} for the file`;
   // The first calls of the process, wired like the CLI, against the first `readFile` calls.
   const coldBase = await perOpMicros(READ_OPS, () => readFile(file));
   const coldWired = await perOpMicros(READ_OPS, read(wired));
@@ -79,10 +95,10 @@ export async function readRow(): Promise<Row> {
   return {
     measure: 'Read of a 4 KiB file, full pipeline wired like the CLI',
     baseline: `\`fs.promises.readFile\` ${fmt(stat(base), 0, ' µs')}`,
-    now: `${fmt(stat(wiredMicros), 0, ' µs')}: ${fmt(ratio, 1, '×')}; bare executor ${fmt(stat(bareRatio), 1, '×')}; its file system work alone ${fmt(stat(floorRatio), 1, '×')}; the process's first ${READ_OPS} Reads, before the warm-up: ${Math.round(coldWired).toLocaleString('en-US')} µs (${(coldWired / coldBase).toFixed(1)}× its first ${READ_OPS} \`readFile\` calls)`,
+    now: `${fmt(stat(wiredMicros), 0, ' µs')}: ${fmt(ratio, 1, '×')}; bare executor ${fmt(stat(bareRatio), 1, '×')}; its file system work alone (${way}) ${fmt(stat(floorRatio), 2, '×')}; the process's first ${READ_OPS} Reads, before the warm-up: ${Math.round(coldWired).toLocaleString('en-US')} µs (${(coldWired / coldBase).toFixed(1)}× its first ${READ_OPS} \`readFile\` calls)`,
     goal: '≤ 1.0×',
     met: ratio.median <= 1.0,
-    note: `the file system work a Read through the pipeline cannot skip, done raw in the same run through the callback API (the file's real path for the policy, a folder that holds it as written needing none; then stat, which must come before open so that a FIFO or a device is never opened, open and read, the close not waited for: four thread-pool round trips, as many as \`fs.promises.readFile\`'s open, fstat, read and close), takes ${fmt(stat(floorRatio), 1, '×')} \`fs.promises.readFile\` by itself. The rest is the pipeline's own work on top of that floor (validation, policy, deadline, events, budget, the result; wired like the CLI also the rules policy with the ignore files, the redaction of the content and the session record, whose entry is serialised per call and written with others), so 1.0× would leave it no time at all. Timed after a warm-up of ${READ_WARMUP_OPS.toLocaleString('en-US')} calls of each kind: V8 optimises the pipeline only after many calls, and a Read's time falls over the first thousands (the process's first ${READ_OPS}, before it, are shown apart). Going below the file system work would take blocking calls for the file itself; Read takes any path, and a blocking call on a hung network mount would freeze the extension host, so Read makes none (the snapshot walk is synchronous, but it reads only the workspace folders' own tree). Fewer round trips through a worker thread were measured too (2026-12-02, AMD EPYC): a worker doing the stat, open, read and close of the file in one message answered in 61-84 µs, and the real path on the thread pool plus that message took 89-148 µs against 101-156 µs for the four thread-pool round trips above, about a tenth less, for a thread to keep alive and to route around when it hangs`,
+    note: `a thread-pool call costs a 2-core machine more than the system call it makes: handing it to a pool thread held the event loop 10-15 µs (the futex wake of a sleeping thread, timed around the \`fs.realpath.native\` and \`fs.stat\` calls themselves, 2026-12-02, AMD EPYC), and its answer comes back a wake-up later, about 55 µs in all; \`fs.promises.readFile\` makes four (open, fstat, read, close). A Read through the pool made as many (the real path for the policy, then stat, which must come before open so that a FIFO or a device is never opened, open and read), so the pipeline's own work came on top of a floor of 1.1-1.3× \`readFile\` (the row's previous runs). Where the mount table (src/executor/localMounts.ts: /proc/self/mountinfo, read again when over ${MOUNT_TABLE_MAX_AGE_MS} ms old, which waits on no mount) shows that a call cannot wait on a network or a daemon, it is made synchronously: the policy's realpath when no mount is of such a type (NFS, SMB, any FUSE, 9p, virtiofs, autofs), Read's lstat, open (no link followed, no FIFO waited on), fstat (the same file), read and close of a file of at most 256 KiB on local disks only (ext4, xfs, btrfs, tmpfs, overlay and kin), at its real location. Those six system calls take about 10 µs (realpathSync 3.2, statSync 2.5, open, read and close of 4 KiB 4.7 µs, same machine), so what the row shows is the pipeline's own work. Elsewhere (a path on an NFS or sshfs mount, a desktop with a FUSE mount anywhere for the realpath, macOS and Windows, where there is no mountinfo) Read goes through the thread pool as before, so a hung server can only hold a pool thread, never the extension host. Wired like the CLI, each Read's session record entry is serialised and written with others (one write per four or five Reads, since a batch waits a timer tick for more lines after each write as well as before the first: 2,021 writes for 8,000 Reads, 7,676 before). Timed after a warm-up of ${READ_WARMUP_OPS.toLocaleString('en-US')} calls of each kind: V8 optimises the pipeline only after many calls, and a Read's time falls over the first thousands (the process's first ${READ_OPS}, before it, are shown apart)`,
   };
 }
 

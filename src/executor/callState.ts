@@ -10,6 +10,7 @@ import type { HookSource } from './ports/hooks';
 import type { IgnoredPaths } from './ports/ignoredPaths';
 import type { Logger } from './ports/logger';
 import type { PermissionDecision, PermissionPolicy } from './ports/permissionPolicy';
+import { sharedJudge, type PathJudge } from './policy/paths';
 import type { Redactor } from './ports/redactor';
 import type { SessionRecorder } from './ports/sessionRecorder';
 import type { Span, Telemetry } from './ports/telemetry';
@@ -117,6 +118,7 @@ export class CallState {
   originalBytes = 0;
   artifact: ArtifactRef | undefined;
   display: ToolDisplay | undefined;
+  private judge: PathJudge | undefined;
 
   constructor(
     readonly call: ToolCall,
@@ -130,6 +132,11 @@ export class CallState {
 
   get toolName(): string {
     return this.call.name;
+  }
+
+  /** The call's readings of its paths (`sharedJudge`), made on first use: the policy's and the handler's are one. */
+  get judgePath(): PathJudge {
+    return (this.judge ??= sharedJudge());
   }
 
   /** Records a permission outcome for the span and the result. */

@@ -1,5 +1,6 @@
 // The tool contract (spec §1): what a tool declares, what its handler receives and returns.
 import type { IgnoredPaths } from './ports/ignoredPaths';
+import type { JudgedPath } from './policy/paths';
 import type { z } from 'zod';
 
 /** How far a tool's effects reach. Only `none` lets a read-only tool count as read-only to the scheduler. */
@@ -172,6 +173,12 @@ export interface ToolContext {
    * abort at the call's end, cost a Read of a 4 KiB file about a tenth of its time).
    */
   throwIfAborted(): void;
+  /**
+   * How the call reads a path of its input as the policy does (`judgePath`, src/executor/policy/paths.ts):
+   * the permission stage's own reading when it made one (not a second one), else one made now. A tool
+   * that opens the path can use its real location without resolving it again.
+   */
+  judgePath(raw: string): Promise<JudgedPath>;
   /** Agents' ignore files (`.aiignore`, …): tools refuse or skip what they exclude. Absent: none apply. */
   readonly ignored?: IgnoredPaths;
   /** The turn the call belongs to, with the opaque context its host gave `beginTurn`. */

@@ -25,7 +25,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefin
   const supervisor: ProcessSupervisor = options.supervisor ?? defaultProcessSupervisor;
   const background = options.backgroundTasks ? new BackgroundShells(options.backgroundTasks) : undefined;
   return [
-    createReadTool(),
+    createReadTool({ localFiles: options.localFiles }),
     createWriteTool(),
     createEditTool(),
     createGlobTool(),

@@ -1,5 +1,6 @@
 // What the composition root (extension or CLI) hands the built-in tools.
 import type { ExternalBackgroundTask, TrackedTask } from '../executor/backgroundTasks';
+import type { LocalFileSystems } from '../executor/localMounts';
 import type { ProcessSupervisor } from './processTree';
 import type { BashSandbox } from './sandbox/bashSandbox';
 import type { TodoStore } from './todoWrite';
@@ -44,4 +45,6 @@ export interface BuiltinToolsOptions {
   readonly sandbox?: BashSandbox;
   /** Where TodoWrite keeps each session's list (a UI may read it). @default a new in-memory store */
   readonly todos?: TodoStore;
+  /** Which paths Read may read synchronously (small files on local disks). @default `processMountTable` */
+  readonly localFiles?: LocalFileSystems;
 }

@@ -1,9 +1,10 @@
 // Path resolution before any rule (policy issue §3): a path is read as the tools read it (one
 // resolver, `resolveModelPath`), then `..` and symlinks are resolved, so neither
 // `src/../../etc/passwd` nor a link pointing out of the workspace can get past an allow rule.
-import { realpath as realpathCallback } from 'node:fs';
+import { realpath as realpathCallback, realpathSync } from 'node:fs';
 import { lstat, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
+import { processMountTable } from '../localMounts';
 import { resolveModelPath } from '../paths';
 
 /** Symlinks followed per path before giving up (Linux's own limit is 40). */
@@ -115,8 +116,10 @@ export function containingFolder(candidate: string, folders: readonly string[]):
 export async function realLocation(absolute: string, hops = 0): Promise<string> {
   // Where every component exists, realpath(3) walks it exactly so (`..` on the real directory,
   // links followed): one call instead of one per component (issue 13). Otherwise, component by component.
+  // Synchronously while no mount can wait on a network or a daemon (src/executor/localMounts.ts): the
+  // thread pool's round trip cost a Read of a small file more than all the rest of it on 2 cores.
   try {
-    return await realpath(absolute);
+    return processMountTable.noRemoteMounts() ? realpathSync.native(absolute) : await realpath(absolute);
   } catch {
     // Something is missing or dangling below.
   }

@@ -8,6 +8,7 @@ import { openOutputStream } from '../results/openOutputStream';
 import { CallAbort } from '../callAbort';
 import { NEVER_ABORTED } from '../neverAborted';
 import { CancellationError, errorClassOf, projectErrorMessage, quietCancellation, ToolTimeoutError } from '../errors';
+import type { JudgedPath } from '../policy/paths';
 
 /** The result text of a cancelled call when the tool declares none. */
 export const DEFAULT_CANCEL_MESSAGE = 'The user cancelled this tool call before it finished.';
@@ -159,6 +160,8 @@ class CallContext implements ToolContext {
   readonly throwIfAborted = (): void => {
     this.abort.throwIfAborted();
   };
+
+  readonly judgePath = (raw: string): Promise<JudgedPath> => this.state.judgePath(raw, this.deps.workspaceFolders);
 
   readonly openOutputStream = (options?: OutputStreamOptions): ToolOutputStream => {
     liveEventsOf(this.state, this.deps);

@@ -3,13 +3,13 @@
 import type { CallState, ExecutorDeps, StageFailure } from '../callState';
 import { projectErrorMessage } from '../errors';
 import { agentMemoryWriteTarget } from '../policy/memoryRule';
-import { sharedJudge, type PathJudge } from '../policy/paths';
+import type { PathJudge } from '../policy/paths';
 import type { PermissionDecision } from '../ports/permissionPolicy';
 
 export async function permission(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
   const def = state.entry!.def;
-  // The call's paths are read once, for the policy and the agent-memory rule alike.
-  const judge = sharedJudge();
+  // The call's paths are read once, for the policy, the agent-memory rule and the handler alike.
+  const judge = state.judgePath;
   let decision = await evaluatePolicy(state, deps, judge);
   if (state.flags!.alwaysAsk && decision.behavior !== 'deny') {
     decision = {

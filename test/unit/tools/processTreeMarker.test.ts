@@ -72,8 +72,10 @@ describe('process trees: the environment marker', () => {
     const needle = [Buffer.from(`${TREE_MARKER_VARIABLE}=${marker}\0`)];
     const marked = spawn('sleep', [marker], { env: { [TREE_MARKER_VARIABLE]: marker }, stdio: 'ignore' });
     const empty = spawn('env', ['-i', 'sleep', marker], { stdio: 'ignore' });
-    // A zombie: a child of a shell that does not wait for it, as long as that shell lives.
-    const parent = spawn('/bin/sh', ['-c', `sh -c 'exit 0' & echo $!; exec sleep ${marker}`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // A zombie: a child of a shell that does not wait for it, as long as that shell lives. The child
+    // exits only once the shell has become `sleep`: one that exited at once was at times reaped by the
+    // shell before its exec (ENOENT for its /proc entry, seen once in a run of the suite here).
+    const parent = spawn('/bin/sh', ['-c', `sh -c 'sleep 0.1' & echo $!; exec sleep ${marker}`], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const zombie = await new Promise<number>((resolve) => parent.stdout!.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))));
       await until(() => countProcesses(marker) === 3);

@@ -1,22 +1,43 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
+// The module itself, whose methods the tools call through (`import *` gives a copy of it).
+import nodeFs = require('node:fs');
+import type { LocalFileSystems } from '../../../src/executor/localMounts';
 import type { ArtifactStore } from '../../../src/executor/ports/artifactStore';
 import { NodeArtifactStore } from '../../../src/node/artifacts/nodeArtifactStore';
-import { READ_DEFAULT_LIMIT_LINES, READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_BYTES } from '../../../src/tools/read';
+import { READ_DEFAULT_LIMIT_LINES, READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_BYTES, READ_WHOLE_FILE_MAX_BYTES } from '../../../src/tools/read';
 import { makeWorkspace, type Workspace } from './helpers';
 
 /** A 1×1 transparent PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
-describe('Read', () => {
+/** Every path local: small files are read synchronously. */
+const EVERYTHING_LOCAL: LocalFileSystems = { isLocal: () => true, noRemoteMounts: () => true };
+/** No path local: every file through the thread pool. */
+const NOTHING_LOCAL: LocalFileSystems = { isLocal: () => false, noRemoteMounts: () => false };
+
+// Every case both ways: what a Read returns must not depend on which way it read.
+for (const [way, localFiles] of [['synchronous where local', EVERYTHING_LOCAL], ['thread pool', NOTHING_LOCAL]] as const) describe(`Read (${way})`, () => {
   let ws: Workspace;
   beforeEach(() => {
-    ws = makeWorkspace();
+    ws = makeWorkspace({ tools: { localFiles } });
   });
   afterEach(() => ws.dispose());
+
+  it('reads a file through a symlink, and refuses a FIFO without opening it', async () => {
+    ws.write('a.txt', 'alpha\n');
+    fs.symlinkSync(ws.file('a.txt'), ws.file('link.txt'));
+    assert.equal((await ws.run('Read', { path: 'link.txt' })).modelContent, '     1\talpha');
+    execFileSync('mkfifo', [ws.file('pipe')]);
+    // Opened, a FIFO with no writer would hold the open (or the read) for good.
+    const result = await ws.run('Read', { path: 'pipe' });
+    assert.equal(result.isError, true);
+    assert.match(result.modelContent, /pipe is not a regular file\./);
+  });
 
   it('numbers lines cat -n style and takes workspace-relative paths', async () => {
     ws.write('a.txt', 'alpha\nbeta\n');
@@ -172,5 +193,66 @@ describe('Read', () => {
     controller.abort();
     const result = await ws.run('Read', { path: 'a.txt' }, controller.signal);
     assert.equal(result.errorKind, 'cancelled');
+  });
+});
+
+describe('Read of a small local file', () => {
+  let ws: Workspace;
+  beforeEach(() => {
+    ws = makeWorkspace({ tools: { localFiles: EVERYTHING_LOCAL } });
+  });
+  afterEach(() => {
+    mock.restoreAll();
+    return ws.dispose();
+  });
+
+  /** The paths `fs.openSync` and `fs.open` were given while `run` ran. */
+  async function opened(run: () => Promise<unknown>): Promise<{ sync: string[]; pool: string[] }> {
+    const sync = mock.method(nodeFs, 'openSync');
+    const pool = mock.method(nodeFs, 'open');
+    try {
+      await run();
+    } finally {
+      sync.mock.restore();
+      pool.mock.restore();
+    }
+    return { sync: sync.mock.calls.map((call) => String(call.arguments[0])), pool: pool.mock.calls.map((call) => String(call.arguments[0])) };
+  }
+
+  it('is read synchronously at its real location, not through the thread pool', async () => {
+    const target = ws.write('sub/a.txt', 'alpha\n');
+    fs.symlinkSync(target, ws.file('link.txt'));
+    const calls = await opened(async () => assert.equal((await ws.run('Read', { path: 'link.txt' })).modelContent, '     1\talpha'));
+    assert.deepEqual(calls.sync, [target]);
+    assert.deepEqual(calls.pool.filter((file) => file.startsWith(ws.dir)), []);
+  });
+
+  it('goes through the thread pool when the table does not call it local, when it is large, and for an image', async () => {
+    const notLocal = makeWorkspace({ tools: { localFiles: NOTHING_LOCAL } });
+    try {
+      const small = notLocal.write('a.txt', 'alpha\n');
+      const calls = await opened(() => notLocal.run('Read', { path: 'a.txt' }));
+      assert.deepEqual(calls, { sync: [], pool: [small] });
+    } finally {
+      await notLocal.dispose();
+    }
+    const large = ws.write('large.txt', 'x'.repeat(READ_WHOLE_FILE_MAX_BYTES + 1));
+    ws.write('dot.png', PNG);
+    const calls = await opened(async () => {
+      assert.equal((await ws.run('Read', { path: 'large.txt' })).isError, false);
+      assert.equal((await ws.run('Read', { path: 'dot.png' })).media?.length, 1);
+    });
+    // The image is read by fs.promises.readFile, which `fs.open` does not see.
+    assert.deepEqual(calls.sync, []);
+    assert.ok(calls.pool.includes(large), calls.pool.join(', '));
+  });
+
+  it('is read again through the thread pool when the file opened is not the one lstat saw', async () => {
+    const file = ws.write('a.txt', 'alpha\n');
+    const fstat = nodeFs.fstatSync;
+    mock.method(nodeFs, 'fstatSync', (fd: number) => Object.assign(fstat(fd), { ino: -1 }));
+    const calls = await opened(async () => assert.equal((await ws.run('Read', { path: 'a.txt' })).modelContent, '     1\talpha'));
+    assert.deepEqual(calls.sync, [file]);
+    assert.ok(calls.pool.includes(file), calls.pool.join(', '));
   });
 });

@@ -7,11 +7,14 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { ToolDefinition } from '../../../../src/executor/contract';
-import { judgePath, judgeShellPath, realLocation } from '../../../../src/executor/policy/paths';
+import { ModePolicy } from '../../../../src/executor/modePolicy';
+import type { PermissionPolicy } from '../../../../src/executor/ports/permissionPolicy';
+import { judgePath, judgeShellPath, realLocation, type JudgedPath } from '../../../../src/executor/policy/paths';
 import { RulesPolicy } from '../../../../src/executor/policy/rulesPolicy';
 import { createReadTool } from '../../../../src/tools/read';
 import { resolveToolPath } from '../../../../src/tools/paths';
 import { createWriteTool } from '../../../../src/tools/write';
+import { makeExecutor, tool } from '../fixtures';
 
 const STORED_ARTIFACT = '/store/artifacts/s/a1';
 const ARTIFACT = 'executor-artifact://s/a1';
@@ -102,6 +105,42 @@ describe('the policy judges the path the tool opens', () => {
       assert.equal(judged.lexical, path.join(ws1, target), target);
     }
     assert.equal((await judgeShellPath('/etc/passwd', ws1)).lexical, '/etc/passwd');
+  });
+});
+
+describe("the handler's reading of a path is the permission stage's", () => {
+  it('ctx.judgePath gives what the policy judged, not a second reading; with a policy that judged nothing, one made then', async () => {
+    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'judged-')));
+    try {
+      writeFileSync(path.join(root, 'a.txt'), 'a\n');
+      symlinkSync(path.join(root, 'a.txt'), path.join(root, 'link'));
+      const judgedByPolicy: JudgedPath[] = [];
+      const judging: PermissionPolicy = {
+        evaluate: async (request) => {
+          judgedByPolicy.push(await request.judgePath!('link', request.workspaceFolders));
+          return { behavior: 'allow', by: 'mode', reason: 'the test allows it' };
+        },
+      };
+      const judgedByHandler: JudgedPath[] = [];
+      const reader = tool('Reader', {
+        permissionSubject: () => ({ kind: 'path', path: 'link', access: 'read' }),
+        handler: async (_input, ctx) => {
+          judgedByHandler.push(await ctx.judgePath('link'));
+          return { content: 'read' };
+        },
+      });
+      for (const policy of [judging, new ModePolicy('bypass')]) {
+        const { executor } = makeExecutor([reader], { workspaceFolders: [root], permissionPolicy: policy });
+        assert.equal((await executor.execute({ id: 'c1', name: 'Reader', input: {} })).isError, false);
+      }
+      assert.equal(judgedByPolicy.length, 1);
+      assert.equal(judgedByHandler[0], judgedByPolicy[0], 'the same reading');
+      for (const judged of judgedByHandler) {
+        assert.deepEqual(judged, { kind: 'file', path: { raw: 'link', lexical: path.join(root, 'link'), real: [path.join(root, 'a.txt')] } });
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, describe, it, mock } from 'node:test';
+// The module itself, whose methods the recorder calls through (`import *` gives a copy of it).
+import nodeFs = require('node:fs');
 import type { CallRecordEntry, SessionRecordEntry } from '../../../../src/executor/results/sessionRecord';
 import { NodeArtifactStore } from '../../../../src/node/artifacts/nodeArtifactStore';
 import { JsonlSessionRecorder } from '../../../../src/node/sessionRecord/jsonlSessionRecorder';
@@ -104,6 +106,51 @@ describe('JsonlSessionRecorder: writing', () => {
     const entries = lines.map((line) => JSON.parse(line) as SessionRecordEntry);
     assert.equal(entries[0]!.type, 'session');
     assert.deepEqual(entries.slice(1), [...recorded, entry('after', 'after close')].map((one) => JSON.parse(JSON.stringify(one))));
+  });
+
+  it('lines recorded during a write wait for others before the next write, as the first line did', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'record-'));
+    roots.push(root);
+    // The waits and the writes are held until the test lets them go.
+    const waits: Array<() => void> = [];
+    const recorder = new JsonlSessionRecorder({ dir: root, sessionId: 'gated', wait: () => new Promise<void>((resolve) => waits.push(resolve)) });
+    const held: Array<() => void> = [];
+    const texts: string[] = [];
+    const realWrite = nodeFs.write;
+    mock.method(nodeFs, 'write', (...args: unknown[]) => {
+      const done = args.pop() as (...result: unknown[]) => void;
+      texts.push(String(args[1]));
+      (realWrite as (...all: unknown[]) => void)(...args, (...result: unknown[]) => held.push(() => done(...result)));
+    });
+    const until = async (what: string, done: () => boolean) => {
+      for (let turn = 0; !done(); turn++) {
+        assert.ok(turn < 10_000, `waited for ${what}`);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    try {
+      const recorded = [recorder.record(entry('c1', 'one'))];
+      await until('the header', () => held.length === 1);
+      held.shift()!();
+      await until('the first wait', () => waits.length === 1);
+      waits.shift()!();
+      await until("c1's write", () => held.length === 1);
+      recorded.push(recorder.record(entry('c2', 'two')), recorder.record(entry('c3', 'three')));
+      held.shift()!();
+      await until('the second wait', () => waits.length === 1);
+      assert.equal(texts.length, 2, 'nothing is written while the batch waits');
+      recorded.push(recorder.record(entry('c4', 'four')));
+      waits.shift()!();
+      await until('the batch', () => held.length === 1);
+      held.shift()!();
+      await Promise.all(recorded);
+    } finally {
+      mock.restoreAll();
+    }
+    assert.deepEqual(
+      texts.map((text) => text.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { callId?: string; type: string }).callId ?? 'header')),
+      [['header'], ['c1'], ['c2', 'c3', 'c4']],
+    );
   });
 
   it('records an entry as it was when recorded, whatever happens to its objects before the write', async () => {
