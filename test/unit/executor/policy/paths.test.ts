@@ -1,15 +1,26 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
+// The module itself, whose methods the resolver calls through (`import *` gives a copy of it).
+import nodeFs = require('node:fs');
+import { processMountTable } from '../../../../src/executor/localMounts';
 import { isInside, realLocation, resolvePath, sharedJudge } from '../../../../src/executor/policy/paths';
 import { makeSandbox, type Sandbox } from './policyFixtures';
 
-describe('resolvePath: .. and symlinks are resolved before any rule', () => {
+// Both ways the mount table may decide (src/executor/localMounts.ts): the same readings either way.
+for (const synchronous of [true, false]) describe(`resolvePath: .. and symlinks are resolved before any rule (${synchronous ? 'synchronous realpath' : 'through the thread pool'})`, () => {
   let box: Sandbox;
+  let syncCalls: { mock: { callCount(): number } };
   before(() => {
     box = makeSandbox();
+    mock.method(processMountTable, 'noRemoteMounts', () => synchronous);
+    syncCalls = mock.method(nodeFs.realpathSync, 'native');
   });
-  after(() => box.dispose());
+  after(() => {
+    mock.restoreAll();
+    assert.equal(syncCalls.mock.callCount() > 0, synchronous, 'the way asked for was taken');
+    return box.dispose();
+  });
 
   it('removes .. and resolves relative paths in the workspace', async () => {
     const resolved = await resolvePath('src/../../outside/secret.txt', [box.ws]);
