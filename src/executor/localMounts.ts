@@ -6,7 +6,7 @@
 // is of the first kind (src/executor/policy/paths.ts), Read's small files on local disks
 // (src/tools/read.ts). Listing the mounts waits on none of them (`mount` lists a hung NFS mount, where
 // `df` hangs), so the table itself is read synchronously.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { close, openSync, readSync } from 'node:fs';
 
 /**
  * File systems on this machine's disks or in its memory (their `mountinfo` type), whose files are
@@ -145,7 +145,8 @@ export class MountTable implements LocalFileSystems {
       // No table (not Linux, no /proc): nothing is local, and it is not asked again.
       this.unavailable = true;
       this.reading = undefined;
-      if (this.fd !== undefined) closeQuietly(this.fd);
+      // Not waited for: close(2) frees the descriptor even when it reports an error.
+      if (this.fd !== undefined) close(this.fd, () => {});
       this.fd = undefined;
       return undefined;
     }
@@ -160,14 +161,6 @@ export class MountTable implements LocalFileSystems {
       if (bytes < buffer.length) return buffer.toString('latin1', 0, bytes);
       this.buffer = Buffer.allocUnsafe(buffer.length * 2);
     }
-  }
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // Freed all the same.
   }
 }
 
