@@ -174,6 +174,13 @@ export interface ToolContext {
    */
   throwIfAborted(): void;
   /**
+   * Calls `listener` once, with the signal's reason, when the signal would abort: on cancel, on timeout,
+   * or (at the next turn of the event loop) when the call is over with the handler still at work; at
+   * once if that happened already. Returns the way to stop listening. It makes no signal (issue 13: a
+   * Bash call that took the signal to listen on paid about 90 µs for it right after its fork).
+   */
+  onAbort(listener: (reason: unknown) => void): () => void;
+  /**
    * How the call reads a path of its input as the policy does (`judgePath`, src/executor/policy/paths.ts):
    * the permission stage's own reading when it made one (not a second one), else one made now. A tool
    * that opens the path can use its real location without resolving it again.

@@ -128,7 +128,7 @@ async function spawnShell(input: BashInput, ctx: ToolContext, deps: BashDeps): P
   }
   let tree: ProcessTree;
   try {
-    tree = await deps.supervisor.startShell(file!, [...args, command], { cwd: ctx.workDir, env }, ctx.signal);
+    tree = await deps.supervisor.startShell(file!, [...args, command], { cwd: ctx.workDir, env }, ctx.onAbort);
   } catch (error) {
     // Cancelled while the spawn helper forked it: the shell is killed as it arrives.
     if (sandboxKey) sandbox!.commandEnded();
@@ -159,11 +159,10 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
     drained = true;
   });
   let timer: ClockEntry | undefined;
-  let onAbort: (() => void) | undefined;
+  let stopListening: (() => void) | undefined;
   const stopped = new Promise<'timeout' | 'cancel'>((resolve) => {
     timer = deadlineClock.at(performance.now() + timeoutMs, () => resolve('timeout'));
-    onAbort = () => resolve('cancel');
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    stopListening = ctx.onAbort(() => resolve('cancel'));
   });
   let outcome: 'exit' | 'timeout' | 'cancel';
   let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
@@ -205,7 +204,7 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
     return { content: `cannot start the shell: ${(error as Error).message}`, isError: true, data: emptyData(startedAt) };
   } finally {
     timer?.cancel();
-    if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
+    stopListening?.();
     tree.child.stdout?.destroy();
     tree.child.stderr?.destroy();
     if (sandboxKey) deps.options.sandbox!.commandEnded();

@@ -23,7 +23,7 @@ import { spawn, type SpawnOptions } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import { SpawnHelper, SpawnHelperLostError, spawnHelperWanted, type SpawnHelperMode } from './spawnHelper';
+import { recentRss, SpawnHelper, SpawnHelperLostError, spawnHelperWanted, type SpawnHelperMode } from './spawnHelper';
 
 /** Time between TERM and KILL; well inside Bash's 6 s cleanup grace (spec §3.7). */
 export const KILL_GRACE_MS = 2000;
@@ -118,20 +118,19 @@ export class ProcessSupervisor {
 
   /**
    * `start`, with stdout and stderr piped, forked by the spawn helper when this process is large enough
-   * for its own fork to cost more (`spawnHelperWanted`). `signal`: a spawn still under way when it aborts
-   * rejects, and the shell is killed as soon as it runs.
+   * for its own fork to cost more (`spawnHelperWanted`). `onAbort` (`ToolContext.onAbort`, or
+   * `onSignalAbort`): a spawn still under way when it fires rejects with its reason, and the shell is
+   * killed as soon as it runs.
    */
-  async startShell(command: string, args: readonly string[], options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv }, signal?: AbortSignal): Promise<ProcessTree> {
-    if (!spawnHelperWanted(this.helperMode, process.memoryUsage.rss)) return this.start(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  async startShell(command: string, args: readonly string[], options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv }, onAbort?: OnAbort): Promise<ProcessTree> {
+    if (!spawnHelperWanted(this.helperMode, recentRss)) return this.start(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     const { marker, env, since } = treeStart(options.env);
     this.helper ??= new SpawnHelper();
     const spawning = this.helper.spawn(command, args, { ...(options.cwd === undefined ? {} : { cwd: options.cwd }), env });
-    if (!signal) return this.adopt(await spawning, marker, since);
-    let onAbort = () => {};
+    if (!onAbort) return this.adopt(await spawning, marker, since);
+    let stopListening = () => {};
     const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(signal.reason);
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
+      stopListening = onAbort(reject);
     });
     aborted.catch(() => {});
     try {
@@ -141,7 +140,7 @@ export class ProcessSupervisor {
       void this.track(spawning.then((child) => this.adopt(child, marker, since).kill()));
       throw error;
     } finally {
-      signal.removeEventListener('abort', onAbort);
+      stopListening();
     }
   }
 
@@ -226,6 +225,22 @@ export class ProcessSupervisor {
     void work.finally(() => this.pending.delete(work)).catch(() => {});
     return work;
   }
+}
+
+/** Listens for an abort (`ToolContext.onAbort`): the listener gets the reason; the result stops listening. */
+export type OnAbort = (listener: (reason: unknown) => void) => () => void;
+
+/** `OnAbort` for an `AbortSignal`: told at once if it is aborted already. */
+export function onSignalAbort(signal: AbortSignal): OnAbort {
+  return (listener) => {
+    const tell = () => listener(signal.reason);
+    if (signal.aborted) {
+      tell();
+      return () => {};
+    }
+    signal.addEventListener('abort', tell, { once: true });
+    return () => signal.removeEventListener('abort', tell);
+  };
 }
 
 /** A new tree's marker, its environment with the marker, and the pid allocation read before its fork. */

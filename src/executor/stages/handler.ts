@@ -161,6 +161,8 @@ class CallContext implements ToolContext {
     this.abort.throwIfAborted();
   };
 
+  readonly onAbort = (listener: (reason: unknown) => void): (() => void) => this.abort.listen(listener);
+
   readonly judgePath = (raw: string): Promise<JudgedPath> => this.state.judgePath(raw, this.deps.workspaceFolders);
 
   readonly openOutputStream = (options?: OutputStreamOptions): ToolOutputStream => {

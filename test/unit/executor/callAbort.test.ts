@@ -66,4 +66,61 @@ describe('CallAbort', () => {
     assert.throws(() => ended.throwIfAborted(), (error) => error === finished);
     assert.equal(ended.signal.reason, finished);
   });
+
+  describe('listen (ToolContext.onAbort)', () => {
+    it('tells a listener the first abort once, before the executor\'s own listener, and makes no signal', () => {
+      const abort = new CallAbort();
+      const order: string[] = [];
+      const heard: unknown[] = [];
+      abort.onAbort(() => order.push('executor'));
+      abort.listen((reason) => {
+        order.push('handler');
+        heard.push(reason);
+      });
+      const stopped = abort.listen(() => order.push('stopped'));
+      stopped();
+      const cancelled = new Error('cancelled');
+      abort.abort(cancelled);
+      abort.abort(new Error('again'));
+      assert.deepEqual(order, ['handler', 'executor']);
+      assert.deepEqual(heard, [cancelled]);
+      assert.equal((abort as unknown as { controller: unknown }).controller, undefined);
+    });
+
+    it('tells a listener that comes after the abort at once, with its reason', () => {
+      const abort = new CallAbort();
+      const timedOut = new Error('timed out');
+      abort.abort(timedOut);
+      const heard: unknown[] = [];
+      const stop = abort.listen((reason) => heard.push(reason));
+      assert.deepEqual(heard, [timedOut]);
+      stop();
+    });
+
+    it('tells a listener still there when the call ends, at the next turn, with the end\'s reason', async () => {
+      const abort = new CallAbort();
+      const heard: unknown[] = [];
+      abort.listen((reason) => heard.push(reason));
+      const gone: unknown[] = [];
+      abort.listen((reason) => gone.push(reason))();
+      const finished = new Error('tool call finished');
+      abort.end(() => finished);
+      assert.deepEqual(heard, []);
+      await nextTurn();
+      assert.deepEqual(heard, [finished]);
+      assert.deepEqual(gone, []);
+    });
+
+    it('does not let a listener that throws keep the others or the executor from hearing the abort', () => {
+      const abort = new CallAbort();
+      const heard: string[] = [];
+      abort.onAbort(() => heard.push('executor'));
+      abort.listen(() => {
+        throw new Error('a broken listener');
+      });
+      abort.listen(() => heard.push('handler'));
+      abort.abort(new Error('cancelled'));
+      assert.deepEqual(heard, ['handler', 'executor']);
+    });
+  });
 });

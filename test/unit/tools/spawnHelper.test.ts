@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { isAlive, ProcessSupervisor } from '../../../src/tools/processTree';
-import { SPAWN_HELPER_MIN_RSS_BYTES, SpawnHelper, spawnHelperWanted } from '../../../src/tools/spawnHelper';
+import { isAlive, onSignalAbort, ProcessSupervisor } from '../../../src/tools/processTree';
+import { recentRss, RSS_READING_REUSE_MS, SPAWN_HELPER_MIN_RSS_BYTES, SpawnHelper, spawnHelperWanted } from '../../../src/tools/spawnHelper';
 import { makeWorkspace, type Workspace } from './helpers';
 import { countProcesses, killMarked, uniqueSleep, until } from './processes';
 
@@ -18,6 +18,23 @@ describe('spawn helper', () => {
     assert.equal(spawnHelperWanted('never', rss(2 ** 40), 'linux'), false);
     assert.equal(spawnHelperWanted('always', rss(2 ** 40), 'darwin'), false);
     assert.equal(spawnHelperWanted('auto', rss(2 ** 40), 'win32'), false);
+  });
+
+  it('decides by an RSS reading at most RSS_READING_REUSE_MS old', () => {
+    let reads = 0;
+    const read = (bytes: number) => () => {
+      reads += 1;
+      return bytes;
+    };
+    // A clock of its own, far from performance.now(), so no other call's reading counts.
+    const start = 1e12;
+    assert.equal(recentRss(start, read(1)), 1);
+    assert.equal(recentRss(start + RSS_READING_REUSE_MS - 1, read(2)), 1);
+    assert.equal(reads, 1);
+    assert.equal(recentRss(start + RSS_READING_REUSE_MS, read(3)), 3);
+    // A clock behind the reading (another caller's) reads again rather than trusting it.
+    assert.equal(recentRss(start - 1, read(4)), 4);
+    assert.equal(reads, 3);
   });
 
   describe('under Bash', () => {
@@ -103,7 +120,7 @@ describe('spawn helper', () => {
     const marker = uniqueSleep();
     try {
       const controller = new AbortController();
-      const starting = supervisor.startShell('/bin/sh', ['-c', `setsid sleep ${marker} & sleep ${marker}`], { env: process.env }, controller.signal);
+      const starting = supervisor.startShell('/bin/sh', ['-c', `setsid sleep ${marker} & sleep ${marker}`], { env: process.env }, onSignalAbort(controller.signal));
       controller.abort(new Error('given up'));
       await assert.rejects(starting, /given up/);
       // The helper takes requests in order: once the next one is answered, the first one's shell ran.
