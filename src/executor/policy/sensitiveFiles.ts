@@ -66,18 +66,27 @@ const ENV_TEMPLATES = /^\.env\.(example|sample|template|dist|defaults)$/;
  * Undefined when the file is not sensitive for this access.
  */
 export function classifySensitive(absolutePath: string, access: 'read' | 'write'): SensitiveFile | undefined {
-  const segments = absolutePath.split(path.sep).filter(Boolean).map((segment) => segment.toLowerCase());
-  const name = segments[segments.length - 1] ?? '';
+  // A read asks only by the file's name (`credentials` is a secret name, so `.aws/credentials` is one
+  // too): the folders are split only for a write (issue 13: every literal argument of a shell command
+  // is classified as a read).
+  const name = lastSegment(absolutePath).toLowerCase();
   const secret = secretName(name, access);
   if (secret) return { category: 'secret', matched: secret };
-  if (segments.length >= 3 && segments[segments.length - 3] === '.aws' && name === 'credentials') return { category: 'secret', matched: '.aws/credentials' };
   if (access === 'read') return undefined;
+  const segments = absolutePath.split(path.sep).filter(Boolean).map((segment) => segment.toLowerCase());
   if (MEMORY_FILES.has(name)) return { category: 'agent-memory', matched: name };
   const memory = inFolders(segments, MEMORY_IN_FOLDERS);
   if (memory) return { category: 'agent-memory', matched: memory };
   const config = inFolders(segments, CONFIG_IN_FOLDERS);
   if (config) return { category: 'config', matched: config };
   return undefined;
+}
+
+/** The last non-empty segment of `absolutePath` split at `path.sep`, as the write path's split gives it. */
+function lastSegment(absolutePath: string): string {
+  let end = absolutePath.length;
+  while (end > 0 && absolutePath.endsWith(path.sep, end)) end -= path.sep.length;
+  return absolutePath.slice(absolutePath.lastIndexOf(path.sep, end - 1) + 1, end);
 }
 
 function secretName(name: string, access: 'read' | 'write'): string | undefined {

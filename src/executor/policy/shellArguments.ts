@@ -55,7 +55,8 @@ async function checksOfArgument(arg: CommandWord, command: string, cwd: string, 
   const value = arg.value.startsWith('-') ? (arg.value.includes('=') ? arg.value.slice(arg.value.indexOf('=') + 1) : '') : arg.value;
   if (value === '' || NOT_FILES.has(value)) return [];
   // A file an agent ignore file excludes is kept away like a secret one.
-  const sensitive = classifySensitive(path.resolve(cwd, value), 'read') !== undefined || ignored?.excludedBy(path.resolve(cwd, value)) !== undefined;
+  const absolute = path.resolve(cwd, value);
+  const sensitive = classifySensitive(absolute, 'read') !== undefined || ignored?.excludedBy(absolute) !== undefined;
   const mayLeave = value.includes('/') || value === '..';
   if (!sensitive && !mayLeave) return [];
   if (movesAround && !value.startsWith('/') && (sensitive || value.split('/').includes('..'))) {

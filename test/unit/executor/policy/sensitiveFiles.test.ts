@@ -27,4 +27,13 @@ describe('classifySensitive', () => {
     assert.equal(classifySensitive('/w/.env.example', 'write')?.category, 'secret');
     assert.equal(classifySensitive('/w/src/keyboard.ts', 'read'), undefined);
   });
+
+  it('reads the name as the last segment of the path, whatever its case or trailing separators', () => {
+    for (const file of ['/w/.ENV', '/w/.env/', '/w/certs//Server.PEM//', '.netrc', '/home/u/.AWS/Credentials']) {
+      assert.equal(classifySensitive(file, 'read')?.category, 'secret', file);
+    }
+    for (const file of ['/', '', '/.env.d/readme', '/w/.env.example/']) assert.equal(classifySensitive(file, 'read'), undefined, file);
+    assert.equal(classifySensitive('/w/.github/prompts/', 'write'), undefined);
+    assert.equal(classifySensitive('/w/.GitHub/Prompts/x.md', 'write')?.category, 'agent-memory');
+  });
 });
