@@ -74,7 +74,8 @@ export async function applyBudget(input: BudgetInput): Promise<BudgetOutcome> {
   // counted for the truncation note: in the same walk as its bytes (one read of a long text from memory, not two).
   const measured = text.length > limit && (budget.strategy !== 'artifact' || !input.persist) ? utf8BytesAndLines(text) : undefined;
   const originalBytes = measured?.bytes ?? utf8Bytes(text);
-  const capped = capLongLines(text);
+  // The walk that measured the text found its longest line: no second walk to cap lines when none is too long.
+  const capped = measured && measured.longestLine <= MAX_LINE_CHARS ? text : capLongLines(text);
   // No second count when no line was cut, and none when even one byte per char is too many.
   const fits = capped === text ? originalBytes <= limit : capped.length <= limit && utf8Bytes(capped) <= limit;
   // A line cut down to its marker is data the model could not get back: save the whole text, as a spill does.
