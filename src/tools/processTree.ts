@@ -23,6 +23,7 @@ import { spawn, type SpawnOptions } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { Readable } from 'node:stream';
+import type { ToolContext } from '../executor/contract';
 import { recentRss, SpawnHelper, SpawnHelperLostError, spawnHelperWanted, type SpawnHelperMode } from './spawnHelper';
 
 /** Time between TERM and KILL; well inside Bash's 6 s cleanup grace (spec §3.7). */
@@ -227,8 +228,8 @@ export class ProcessSupervisor {
   }
 }
 
-/** Listens for an abort (`ToolContext.onAbort`): the listener gets the reason; the result stops listening. */
-export type OnAbort = (listener: (reason: unknown) => void) => () => void;
+/** Listens for an abort, as `ToolContext.onAbort` does: the listener gets the reason; the result stops listening. */
+export type OnAbort = ToolContext['onAbort'];
 
 /** `OnAbort` for an `AbortSignal`: told at once if it is aborted already. */
 export function onSignalAbort(signal: AbortSignal): OnAbort {

@@ -69,7 +69,7 @@ export function classifySensitive(absolutePath: string, access: 'read' | 'write'
   // A read asks only by the file's name (`credentials` is a secret name, so `.aws/credentials` is one
   // too): the folders are split only for a write (issue 13: every literal argument of a shell command
   // is classified as a read).
-  const name = lastSegment(absolutePath).toLowerCase();
+  const name = path.basename(absolutePath).toLowerCase();
   const secret = secretName(name, access);
   if (secret) return { category: 'secret', matched: secret };
   if (access === 'read') return undefined;
@@ -80,13 +80,6 @@ export function classifySensitive(absolutePath: string, access: 'read' | 'write'
   const config = inFolders(segments, CONFIG_IN_FOLDERS);
   if (config) return { category: 'config', matched: config };
   return undefined;
-}
-
-/** The last non-empty segment of `absolutePath` split at `path.sep`, as the write path's split gives it. */
-function lastSegment(absolutePath: string): string {
-  let end = absolutePath.length;
-  while (end > 0 && absolutePath.endsWith(path.sep, end)) end -= path.sep.length;
-  return absolutePath.slice(absolutePath.lastIndexOf(path.sep, end - 1) + 1, end);
 }
 
 function secretName(name: string, access: 'read' | 'write'): string | undefined {
