@@ -1,6 +1,8 @@
 // One call's pipeline (spec §3). Every stage is its own file; this function only calls them in order.
 // Early failures (lookup, validation, hooks, permission) skip to redaction; after the handler
-// started, the after-snapshot, redaction, budget and post hooks run whatever happened.
+// started, the after-snapshot, redaction, budget and post hooks run whatever happened. A stage with
+// nothing to do for a call (no hooks, no ask, a read-only tool's snapshots) answers undefined at once
+// rather than a promise, and only a promise is awaited: each await costs a microtask turn (issue 13).
 import { CallState, type CallOptions, type ExecutorDeps, type StageFailure } from './callState';
 import type { ToolCall } from './contract';
 import { projectErrorMessage } from './errors';
@@ -41,13 +43,15 @@ export async function runCall(call: ToolCall, deps: ExecutorDeps, options: CallO
   state.failure = await runStages(state, deps);
   try {
     // 10. Snapshot after: not cancellable, also after errors, timeouts and cancels.
-    await snapshotAfter(state, deps);
+    const after = snapshotAfter(state, deps);
+    if (after) await after;
     // 11. Redact, before anything leaves.
     redact(state, deps);
     // 12. Serialize and budget; persist artifacts.
     await serialize(state, deps);
     // 13. PostToolUse / PostToolUseFailure hooks and their additional context.
-    await postToolUseHooks(state, deps);
+    const post = postToolUseHooks(state, deps);
+    if (post) await post;
   } catch (error) {
     resultStageBug(state, deps, error);
   }
@@ -74,19 +78,22 @@ async function runStages(state: CallState, deps: ExecutorDeps): Promise<StageFai
     const invalid = validate(state) ?? resolveInput(state);
     if (invalid) return invalid;
     // 4. PreToolUse hooks.
-    const blocked = await preToolUseHooks(state, deps);
+    const hooked = preToolUseHooks(state, deps);
+    const blocked = hooked && (await hooked);
     if (blocked) return blocked;
     // 5. Permission: rules and mode, the hook decision over them, forced asks.
     const denied = await permission(state, deps);
     if (denied) return denied;
     // 6. Approval gate: the user's answer races the PermissionRequest hooks.
-    const refused = await approval(state, deps);
+    const asked = approval(state, deps);
+    const refused = asked && (await asked);
     if (refused) return refused;
     state.signal.throwIfAborted();
     // 7. The timeout starts only now.
     resolveTimeout(state, deps);
     // 8. Snapshot before.
-    await snapshotBefore(state, deps);
+    const before = snapshotBefore(state, deps);
+    if (before) await before;
     // 9. The handler, in crash capture, under the deadline.
     return await invokeHandler(state, deps);
   } catch (error) {

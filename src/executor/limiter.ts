@@ -1,4 +1,5 @@
 // A FIFO semaphore whose waiters can be aborted; used for group concurrency and the admission gate.
+import { NEVER_ABORTED } from './neverAborted';
 import type { AdmissionGate } from './ports/admissionGate';
 
 /** Resolves `acquire` in arrival order once fewer than `slots` holders remain. */
@@ -36,10 +37,12 @@ export class Semaphore implements AdmissionGate {
       this.active++;
       return Promise.resolve(this.releaser());
     }
+    // A turn without a signal waits on NEVER_ABORTED: nothing to listen to (issue 13, per-call cost).
+    const abortable = signal !== undefined && signal !== NEVER_ABORTED ? signal : undefined;
     return new Promise<() => void>((resolve, reject) => {
       const waiter = {
         grant: () => {
-          signal?.removeEventListener('abort', onAbort);
+          abortable?.removeEventListener('abort', onAbort);
           this.active++;
           resolve(this.releaser());
         },
@@ -47,9 +50,9 @@ export class Semaphore implements AdmissionGate {
       const onAbort = () => {
         const index = this.waiters.indexOf(waiter);
         if (index >= 0) this.waiters.splice(index, 1);
-        reject(signal?.reason);
+        reject(abortable?.reason);
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      abortable?.addEventListener('abort', onAbort, { once: true });
       this.waiters.push(waiter);
     });
   }

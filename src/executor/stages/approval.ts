@@ -6,6 +6,7 @@ import { formatGoDuration } from '../duration';
 import { projectErrorMessage } from '../errors';
 import { runHookChain } from '../hookChain';
 import type { ApprovalAnswer, ApprovalRequest } from '../ports/approvalClient';
+import type { PermissionDecision } from '../ports/permissionPolicy';
 import type { DecidedBy } from '../result';
 import { hookInput } from './hookInput';
 
@@ -16,9 +17,14 @@ type Verdict =
   | { readonly by: DecidedBy; readonly answer: ApprovalAnswer; readonly detail?: string }
   | { readonly by: 'executor'; readonly cancelled: true };
 
-export async function approval(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
+/** Undefined at once when the permission stage did not ask: the runner awaits only an approval that is asked for. */
+export function approval(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> | undefined {
   const decision = state.permissionDecision!;
   if (decision.behavior !== 'ask') return undefined;
+  return ask(state, deps, decision);
+}
+
+async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDecision): Promise<StageFailure | undefined> {
   const def = state.entry!.def;
   let preview: ApprovalPreview | undefined;
   if (def.prepareApproval) {

@@ -6,17 +6,31 @@ import { NEVER_ABORTED } from '../neverAborted';
 
 const NO_DECISIONS: ReadonlySet<string> = new Set();
 
-export async function postToolUseHooks(state: CallState, deps: ExecutorDeps): Promise<void> {
+/**
+ * Undefined at once when no hook matches the tool (issue 13, per-call cost: nothing to build or await);
+ * the earlier hooks' context is added either way.
+ */
+export function postToolUseHooks(state: CallState, deps: ExecutorDeps): Promise<void> | undefined {
   const failed = state.failure !== undefined || state.output?.isError === true;
-  // No hooks for this tool: nothing to build or await (issue 13, per-call cost).
   if (state.handlerStarted && deps.hooks.hooksFor(failed ? 'PostToolUseFailure' : 'PostToolUse', state.toolName).length > 0) {
-    const input = failed
-      ? hookInput(state, deps, 'PostToolUseFailure', { error: state.text, is_interrupt: state.failure?.kind === 'cancelled' })
-      : hookInput(state, deps, 'PostToolUse', { tool_response: state.modelContent });
-    // Not cancellable by the turn: the call already happened and its hooks must hear of it.
-    const result = await runHookChain(deps.hooks, input, { stopAtDecision: false, allowedDecisions: NO_DECISIONS, logger: deps.logger }, NEVER_ABORTED);
-    state.hookContext.push(...result.additionalContext);
+    return runPostToolUseHooks(state, deps, failed);
   }
+  addHookContext(state, deps);
+  return undefined;
+}
+
+async function runPostToolUseHooks(state: CallState, deps: ExecutorDeps, failed: boolean): Promise<void> {
+  const input = failed
+    ? hookInput(state, deps, 'PostToolUseFailure', { error: state.text, is_interrupt: state.failure?.kind === 'cancelled' })
+    : hookInput(state, deps, 'PostToolUse', { tool_response: state.modelContent });
+  // Not cancellable by the turn: the call already happened and its hooks must hear of it.
+  const result = await runHookChain(deps.hooks, input, { stopAtDecision: false, allowedDecisions: NO_DECISIONS, logger: deps.logger }, NEVER_ABORTED);
+  state.hookContext.push(...result.additionalContext);
+  addHookContext(state, deps);
+}
+
+/** The hooks' additional context, numbered and redacted, after the model content. */
+function addHookContext(state: CallState, deps: ExecutorDeps): void {
   if (state.hookContext.length > 0) {
     const entries = state.hookContext.map((context, index) => `${index + 1}. ${deps.redactor.redact(context)}`);
     state.modelContent = `${state.modelContent}\n\n[Hook additional context]\n${entries.join('\n')}`;

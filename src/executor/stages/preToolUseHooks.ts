@@ -5,8 +5,13 @@ import { hookInput } from './hookInput';
 
 const PRE_TOOL_USE_DECISIONS: ReadonlySet<string> = new Set(['allow', 'deny', 'ask']);
 
-export async function preToolUseHooks(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
+/** Undefined at once when no PreToolUse hook matches the tool: the runner awaits only a chain that runs. */
+export function preToolUseHooks(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> | undefined {
   if (deps.hooks.hooksFor('PreToolUse', state.toolName).length === 0) return undefined;
+  return runPreToolUseHooks(state, deps);
+}
+
+async function runPreToolUseHooks(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
   const result = await runHookChain(
     deps.hooks,
     hookInput(state, deps, 'PreToolUse'),

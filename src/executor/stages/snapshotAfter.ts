@@ -1,11 +1,17 @@
 // Stage 10 (spec §3.10, §5): the after-snapshot; not cancellable, also after errors, timeouts and cancels.
 import type { CallState, ExecutorDeps } from '../callState';
 import { projectErrorMessage } from '../errors';
+import type { SnapshotSession } from '../ports/workspaceSnapshotter';
 
-export async function snapshotAfter(state: CallState, deps: ExecutorDeps): Promise<void> {
+/** Undefined at once when no before-snapshot was taken: the runner awaits only a snapshot to finish. */
+export function snapshotAfter(state: CallState, deps: ExecutorDeps): Promise<void> | undefined {
   const snapshot = state.snapshot;
-  if (!snapshot) return;
+  if (!snapshot) return undefined;
   state.snapshot = undefined;
+  return finishSnapshot(state, deps, snapshot);
+}
+
+async function finishSnapshot(state: CallState, deps: ExecutorDeps, snapshot: SnapshotSession): Promise<void> {
   try {
     const changes = await snapshot.finish();
     // What an agent ignore file excludes is not listed: its names are the user's to keep away.
