@@ -192,6 +192,7 @@ async function pauseCost(executor: ToolExecutor): Promise<PauseCost> {
     if (result.isError) throw new Error(`no-op failed: ${result.modelContent}`);
     return (performance.now() - started) * 1000;
   };
+  // The arithmetic's result is kept, so that the compiler cannot drop the loop.
   let sink = 0;
   const spin = (ms: number) => {
     let x = 1;
