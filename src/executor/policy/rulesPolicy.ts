@@ -131,14 +131,14 @@ export class RulesPolicy implements PermissionPolicy {
     // case) it is resolved only for a path outside it, after the path. With more, one of them
     // seldom holds it: they are resolved while the path is (issue 13: one wait instead of two).
     const subjects = subjectsOf(request.tool, request.input);
-    const allFolders = () => [...request.workspaceFolders, ...this.additionalDirectories];
+    const allFolders = [...request.workspaceFolders, ...this.additionalDirectories];
     const namesPath = subjects.ok && subjects.subjects.some((subject) => subject.kind === 'path');
-    const resolving = namesPath && request.workspaceFolders.length + this.additionalDirectories.length > 1 ? realFolders(allFolders()) : undefined;
+    const resolving = namesPath && allFolders.length > 1 ? realFolders(allFolders) : undefined;
     // Awaited below only when a path check needs it; a rejection is never left unhandled.
     resolving?.catch(() => {});
     const checks = await this.checksOf(request, signal, subjects);
     const located = checks.flatMap((check) => (check.kind === 'path' ? check.path.real : []));
-    const folders = checks.some((check) => check.kind === 'path') ? await (resolving ?? realFolders(allFolders(), located)) : [];
+    const folders = checks.some((check) => check.kind === 'path') ? await (resolving ?? realFolders(allFolders, located)) : [];
     signal.throwIfAborted();
     const flags = flagsOf(request.tool);
     const sandboxed = this.sandboxed?.(request) ?? false;
