@@ -19,11 +19,12 @@
 // forks counted since the start in `/proc/stat` bound whether numbers could have wrapped (with pid_max,
 // when pids are too low for the last one alone to rule a wrap out). A command that
 // started nothing (`echo hi`) leaves an empty window and no scan at all.
-import { spawn, type SpawnOptions } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { ToolContext } from '../executor/contract';
+import { FifoPool, fifoReader, openFifoWriter, type OutputFifo } from './outputPipe';
 import { recentRss, SpawnHelper, SpawnHelperLostError, spawnHelperWanted, type SpawnHelperMode } from './spawnHelper';
 
 /** Time between TERM and KILL; well inside Bash's 6 s cleanup grace (spec §3.7). */
@@ -100,6 +101,8 @@ export class ProcessSupervisor {
   private readonly pending = new Set<Promise<unknown>>();
   private readonly helperMode: SpawnHelperMode;
   private helper: SpawnHelper | undefined;
+  /** The FIFOs shells write their output to (src/tools/outputPipe.ts), made on first use. */
+  private fifos: FifoPool | undefined;
 
   constructor(options: ProcessSupervisorOptions = {}) {
     this.helperMode = options.spawnHelper ?? 'auto';
@@ -117,36 +120,98 @@ export class ProcessSupervisor {
     return this.adopt(child, marker, since);
   }
 
+  /** Why shells get Node's socket pairs rather than a pipe, once that is known (tests, diagnostics). */
+  get outputPipeUnavailable(): string | undefined {
+    return this.fifos?.unavailableReason;
+  }
+
   /**
-   * `start`, with stdout and stderr piped, forked by the spawn helper when this process is large enough
-   * for its own fork to cost more (`spawnHelperWanted`). `onAbort` (`ToolContext.onAbort`, or
-   * `onSignalAbort`): a spawn still under way when it fires rejects with its reason, and the shell is
-   * killed as soon as it runs.
+   * `start`, with stdout and stderr in one pipe (src/tools/outputPipe.ts; Node's socket pairs where there
+   * is none), forked by the spawn helper when this process is large enough for its own fork to cost more
+   * (`spawnHelperWanted`). `onAbort` (`ToolContext.onAbort`, or `onSignalAbort`): a spawn still under way
+   * when it fires rejects with its reason, and the shell is killed as soon as it runs.
    */
   async startShell(command: string, args: readonly string[], options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv }, onAbort?: OnAbort): Promise<ProcessTree> {
-    if (!spawnHelperWanted(this.helperMode, recentRss)) return this.start(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.fifos ??= new FifoPool((file, fileArgs) => this.runQuietly(file, fileArgs));
+    const taken = this.fifos.take();
+    const fifo = taken instanceof Promise ? await taken : taken;
+    if (!spawnHelperWanted(this.helperMode, recentRss)) return fifo ? this.startWithFifo(command, args, options, fifo) : this.start(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     const { marker, env, since } = treeStart(options.env);
     this.helper ??= new SpawnHelper();
-    const spawning = this.helper.spawn(command, args, { ...(options.cwd === undefined ? {} : { cwd: options.cwd }), env });
-    if (!onAbort) return this.adopt(await spawning, marker, since);
+    const forked = this.helper.spawn(command, args, { ...(options.cwd === undefined ? {} : { cwd: options.cwd }), env, ...(fifo ? { fifo: fifo.path } : {}) });
+    // The read end stays open until the helper answered (its open of the write end waits for a reader).
+    const spawning = fifo ? forked.then((child) => withFifoOutput(child, fifo)) : forked;
+    if (!onAbort) return this.adopt(await spawning, marker, since, fifo);
     let stopListening = () => {};
     const aborted = new Promise<never>((_, reject) => {
       stopListening = onAbort(reject);
     });
     aborted.catch(() => {});
     try {
-      return this.adopt(await Promise.race([spawning, aborted]), marker, since);
+      return this.adopt(await Promise.race([spawning, aborted]), marker, since, fifo);
     } catch (error) {
-      // Given up while the helper forked it: the whole tree is stopped once it is known (`idle()` waits for that).
-      void this.track(spawning.then((child) => this.adopt(child, marker, since).kill()));
+      // Given up while the helper forked it: the whole tree is stopped once it is known (`idle()` waits for
+      // that), and its output, which no one reads, is let go.
+      void this.track(
+        spawning.then((child) => {
+          const tree = this.adopt(child, marker, since, fifo);
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          return tree.kill();
+        }),
+      );
       throw error;
     } finally {
       stopListening();
     }
   }
 
-  /** The tree of a just-started `child`, tracked until it is gone. */
-  private adopt(child: ShellChild, marker: string, since: PidAllocation | undefined): ProcessTree {
+  /** `start` with the shell's stdout and stderr the write end of `fifo`, read from its read end. */
+  private startWithFifo(command: string, args: readonly string[], options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv }, fifo: OutputFifo): ProcessTree {
+    let writeFd: number;
+    try {
+      writeFd = openFifoWriter(fifo);
+    } catch {
+      fs.closeSync(fifo.readFd);
+      return this.start(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    }
+    const { marker, env, since } = treeStart(options.env);
+    let child: ChildProcess;
+    try {
+      child = spawn(command, args, { ...options, env, detached: !isWindows, windowsHide: true, stdio: ['ignore', writeFd, writeFd] });
+    } catch (error) {
+      fs.closeSync(fifo.readFd);
+      throw error;
+    } finally {
+      // The shell has its own copy: ours would keep the pipe open after everything the command started ended.
+      fs.closeSync(writeFd);
+    }
+    return this.adopt(withFifoOutput(child, fifo), marker, since, fifo);
+  }
+
+  /** Runs `file` quietly, forked as a shell would be (`spawnHelperWanted`): `RunQuietly`. */
+  private runQuietly(file: string, args: readonly string[]): Promise<boolean | undefined> {
+    if (!spawnHelperWanted(this.helperMode, recentRss)) {
+      return new Promise((resolve) => {
+        const child = spawn(file, args, { stdio: 'ignore', windowsHide: true });
+        child.once('error', () => resolve(false));
+        child.once('exit', (code) => resolve(code === 0));
+      });
+    }
+    this.helper ??= new SpawnHelper();
+    return this.helper.spawn(file, args, { env: process.env }).then(
+      (child) =>
+        new Promise<boolean | undefined>((resolve) => {
+          child.stdout?.resume();
+          child.stderr?.resume();
+          child.once('error', (error: Error) => resolve(error instanceof SpawnHelperLostError ? undefined : false));
+          child.once('exit', (code: number | null) => resolve(code === 0));
+        }),
+    );
+  }
+
+  /** The tree of a just-started `child`, tracked until it is gone; `fifo`: the one its output may go to. */
+  private adopt(child: ShellChild, marker: string, since: PidAllocation | undefined, fifo?: OutputFifo): ProcessTree {
     if (child.pid === undefined) {
       // spawn reports ENOENT and kin asynchronously; surface it through `exited`. A spawn helper that ended
       // before it named the shell may have started it: whatever carries the marker is killed.
@@ -168,7 +233,11 @@ export class ProcessSupervisor {
     const pid = child.pid;
     let killing: Promise<KillReport> | undefined;
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-      child.once('exit', (code, signal) => resolve({ code, signal }));
+      // A helper's child can have exited before it is adopted: the spawn helper's answer and the exit of
+      // a short command (`true`) may come in one read of its channel, both handled before the spawn's
+      // promise lets this run.
+      if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+      else child.once('exit', (code, signal) => resolve({ code, signal }));
       child.once('error', (error) => {
         // The spawn helper ended under a running command: nothing will report its exit, so it is stopped.
         if (error instanceof SpawnHelperLostError) void tree.kill();
@@ -178,7 +247,7 @@ export class ProcessSupervisor {
     exited.catch(() => {});
     // The output pipes, as the kernel names them: a process holding one was started by this tree, even
     // after it left the tree, the group and its environment (`env -i setsid ...`).
-    const pipes = outputPipes(pid);
+    const pipes = outputPipes(pid, fifo);
     const tree: ProcessTree & { marker: string } = {
       child,
       pid,
@@ -213,6 +282,8 @@ export class ProcessSupervisor {
     await this.idle();
     this.helper?.dispose();
     this.helper = undefined;
+    this.fifos?.dispose();
+    this.fifos = undefined;
     liveSets.delete(this.live);
   }
 
@@ -360,15 +431,30 @@ function startedNothing(child: ShellChild, since: PidAllocation | undefined): bo
   return !isWindows && reaped && pidWindowEnd(child.pid!, since) === child.pid;
 }
 
-/** The pipes (`pipe:[inode]`, `socket:[inode]`) of a just-started process's stdout and stderr (Linux; empty elsewhere). */
-function outputPipes(pid: number): Set<string> {
+/**
+ * A child whose output went to `fifo`'s write end gets its read end as stdout; one that came with streams of
+ * its own (the spawn helper could not open the FIFO) or none (it failed to start) lets the read end go.
+ */
+function withFifoOutput<Child extends ShellChild & { stdout: Readable | null }>(child: Child, fifo: OutputFifo): Child {
+  if (child.pid === undefined || child.stdout) fs.closeSync(fifo.readFd);
+  else child.stdout = fifoReader(fifo);
+  return child;
+}
+
+/**
+ * The pipes of a just-started process's stdout and stderr, as /proc names them (Linux; empty elsewhere):
+ * `pipe:[inode]`, `socket:[inode]`, or the removed name of the tree's own FIFO (`/tmp/…/7 (deleted)`),
+ * which nothing outside the tree can hold (its folder is this process's, 0700). This process, which
+ * holds the read end, is never looked for; of Node's socket pairs, the child's end is held only by what
+ * it started.
+ */
+function outputPipes(pid: number, fifo: OutputFifo | undefined): Set<string> {
   const pipes = new Set<string>();
   if (process.platform !== 'linux') return pipes;
   for (const fd of [1, 2]) {
     try {
       const link = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
-      // Node's stdio pipes are socket pairs; the child's end is held only by what the child started.
-      if (link.startsWith('pipe:') || link.startsWith('socket:')) pipes.add(link);
+      if (link.startsWith('pipe:') || link.startsWith('socket:') || (fifo && (link === fifo.path || link === `${fifo.path} (deleted)`))) pipes.add(link);
     } catch {
       // Already gone, or not ours to read.
     }

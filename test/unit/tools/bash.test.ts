@@ -34,6 +34,16 @@ for (const spawnHelper of ['never', 'always'] as const) describe(`Bash (spawn he
     assert.match(result.modelContent, /\[Exit code 3 after/);
   });
 
+  it('gives the command one real pipe for stdout and stderr: /dev/stdout and /dev/stderr open, and the output keeps the order it was written in', async () => {
+    // Node's own stdio is a socket pair, which /dev/stdout cannot open (ENXIO: No such device or address).
+    const result = await ws.run('Bash', { command: "echo one; echo two > /dev/stderr; echo three >&2; echo four > /dev/stdout; printf five | tee /dev/stderr; echo; stat -L -c '%F %i' /proc/self/fd/1 /proc/self/fd/2" });
+    assert.equal(result.isError, false, result.modelContent);
+    const inode = /^fifo (\d+)$/m.exec(result.modelContent)?.[1];
+    assert.ok(inode, result.modelContent);
+    assert.match(result.modelContent, new RegExp(`^one\ntwo\nthree\nfour\nfivefive\nfifo ${inode}\nfifo ${inode}\n\n?\\[Exit code 0 after`));
+    assert.equal(supervisor.outputPipeUnavailable, undefined);
+  });
+
   it('reports a signal that ended the command', async () => {
     const result = await ws.run('Bash', { command: 'kill -KILL $$' });
     assert.match(result.modelContent, /\[Killed by SIGKILL after/);

@@ -28,7 +28,7 @@ describe('process trees: the environment marker', () => {
     const tree = supervisor.start('/bin/sh', ['-c', `setsid sleep ${marker} >/dev/null 2>&1 & echo started`], { stdio: ['ignore', 'pipe', 'pipe'] });
     const closed = new Promise((resolve) => tree.child.once('close', resolve));
     tree.child.stdout!.resume();
-    tree.child.stderr!.resume();
+    tree.child.stderr?.resume();
     // Both pipes at EOF and the shell reaped: only the marker still leads to the daemon.
     await closed;
     await until(() => countProcesses(marker) === 1);
@@ -52,7 +52,7 @@ describe('process trees: the environment marker', () => {
       markers.push(marker);
       const tree = supervisor.start('/bin/sh', ['-c', `setsid ${execs}sleep ${marker} >/dev/null 2>&1 & sleep 0.01; echo started`], { stdio: ['ignore', 'pipe', 'pipe'] });
       tree.child.stdout!.resume();
-      tree.child.stderr!.resume();
+      tree.child.stderr?.resume();
       await tree.exited;
       // The shell is reaped, so the daemon is the one process to signal.
       const report = await tree.kill();
@@ -149,5 +149,26 @@ describe('process trees: holders of the output pipe', () => {
     assert.deepEqual(report.survivors, []);
     assert.equal(countProcesses(marker), 0);
     await supervisor.dispose();
+  });
+
+  it('finds it by the output FIFO a shell writes to, forked here or by the spawn helper', async () => {
+    for (const spawnHelper of ['never', 'always'] as const) {
+      const supervisor = new ProcessSupervisor({ spawnHelper });
+      const marker = uniqueSleep();
+      try {
+        const tree = await supervisor.startShell('/bin/sh', ['-c', `env -i setsid sleep ${marker} & sleep 0.3; stat -L -c %F /proc/self/fd/1`], {});
+        let output = '';
+        tree.child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        await tree.exited;
+        await until(() => countProcesses(marker) === 1 && output !== '');
+        assert.equal(output, 'fifo\n', spawnHelper);
+        const report = await tree.kill();
+        assert.deepEqual(report.survivors, [], spawnHelper);
+        assert.equal(countProcesses(marker), 0, spawnHelper);
+      } finally {
+        killMarked(marker);
+        await supervisor.dispose();
+      }
+    }
   });
 });

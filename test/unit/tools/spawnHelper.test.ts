@@ -93,7 +93,7 @@ describe('spawn helper', () => {
           // A helper that is up, so the kill lands while it forks, hands over or waits (the later the attempt, the later the kill).
           const warm = await supervisor.startShell('/bin/sh', ['-c', 'true'], { env: process.env });
           warm.child.stdout!.resume();
-          warm.child.stderr!.resume();
+          warm.child.stderr?.resume();
           await warm.exited;
           const helper = supervisor.spawnHelperPid!;
           const starting = supervisor.startShell('/bin/sh', ['-c', `sleep ${marker}`], { env: process.env });
@@ -126,7 +126,7 @@ describe('spawn helper', () => {
       // The helper takes requests in order: once the next one is answered, the first one's shell ran.
       const next = await supervisor.startShell('/bin/sh', ['-c', 'exit 0'], { env: process.env });
       next.child.stdout!.resume();
-      next.child.stderr!.resume();
+      next.child.stderr?.resume();
       await next.exited;
       await supervisor.idle();
       assert.equal(countProcesses(marker), 0);

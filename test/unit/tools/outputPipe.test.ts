@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { FIFO_BATCH, FIFO_LOW_WATER, FifoPool, fifoReader, openFifoWriter, type OutputFifo, type RunQuietly } from '../../../src/tools/outputPipe';
+import { until } from './processes';
+
+/** `mkfifo` itself, counting its runs. */
+function countingMkfifo(): { run: RunQuietly; runs: () => number } {
+  let runs = 0;
+  const run: RunQuietly = (file, args) => {
+    runs++;
+    return new Promise((resolve) => {
+      const child = spawn(file, args, { stdio: 'ignore' });
+      child.once('error', () => resolve(false));
+      child.once('exit', (code) => resolve(code === 0));
+    });
+  };
+  return { run, runs: () => runs };
+}
+
+async function take(pool: FifoPool): Promise<OutputFifo | undefined> {
+  return pool.take();
+}
+
+describe('output FIFOs', () => {
+  it('a FIFO carries what a process writes to its write end, and its name is gone once the writer has it', async () => {
+    const mkfifo = countingMkfifo();
+    const pool = new FifoPool(mkfifo.run, 'linux');
+    try {
+      const fifo = await take(pool);
+      assert.ok(fifo);
+      assert.ok(fs.statSync(fifo.path).isFIFO());
+      assert.equal(fs.statSync(path.dirname(fifo.path)).mode & 0o777, 0o700);
+      const writeFd = openFifoWriter(fifo);
+      assert.equal(fs.existsSync(fifo.path), false);
+      const child = spawn('/bin/sh', ['-c', 'echo out; echo err >&2; stat -L -c %F /proc/self/fd/1'], { stdio: ['ignore', writeFd, writeFd] });
+      fs.closeSync(writeFd);
+      let text = '';
+      const reader = fifoReader(fifo);
+      reader.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      await new Promise((resolve) => reader.once('close', resolve));
+      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
+      assert.equal(text, 'out\nerr\nfifo\n');
+    } finally {
+      pool.dispose();
+    }
+  });
+
+  it('makes FIFOs in batches ahead of need, and removes its folder with what is left in it', async () => {
+    const mkfifo = countingMkfifo();
+    const pool = new FifoPool(mkfifo.run, 'linux');
+    const taken: OutputFifo[] = [];
+    try {
+      taken.push((await take(pool))!);
+      assert.equal(mkfifo.runs(), 1);
+      const folder = path.dirname(taken[0]!.path);
+      // Taken without waiting while enough are ready; the next batch starts below the low-water mark.
+      const takeReady = () => {
+        const next = pool.take();
+        assert.ok(next !== undefined && !(next instanceof Promise));
+        taken.push(next);
+      };
+      while (taken.length < FIFO_BATCH - FIFO_LOW_WATER + 1) takeReady();
+      assert.equal(mkfifo.runs(), 1);
+      takeReady();
+      assert.equal(mkfifo.runs(), 2);
+      assert.equal(new Set(taken.map((fifo) => fifo.path)).size, taken.length);
+      // The batch begun below the low-water mark may still be under way: the folder goes when it is done.
+      pool.dispose();
+      await until(() => !fs.existsSync(folder));
+    } finally {
+      for (const fifo of taken) fs.closeSync(fifo.readFd);
+      pool.dispose();
+    }
+  });
+
+  it('where `mkfifo` fails, or off Linux, there is no FIFO and the reason is known', async () => {
+    const failing = new FifoPool(async () => false, 'linux');
+    assert.equal(await take(failing), undefined);
+    assert.equal(failing.unavailableReason, '`mkfifo` failed');
+    // Known to fail: asked no more.
+    assert.equal(failing.take(), undefined);
+    failing.dispose();
+    let asked = 0;
+    const mac = new FifoPool(async () => {
+      asked++;
+      return true;
+    }, 'darwin');
+    assert.equal(mac.take(), undefined);
+    assert.equal(asked, 0);
+    assert.match(mac.unavailableReason!, /Linux only/);
+  });
+
+  it('a batch lost for a reason of the moment (the spawn helper ended) is tried again by the next command', async () => {
+    const mkfifo = countingMkfifo();
+    let lose = true;
+    const pool = new FifoPool((file, args) => (lose ? Promise.resolve(undefined) : mkfifo.run(file, args)), 'linux');
+    try {
+      assert.equal(await take(pool), undefined);
+      assert.equal(pool.unavailableReason, undefined);
+      lose = false;
+      const fifo = await take(pool);
+      assert.ok(fifo);
+      fs.closeSync(fifo.readFd);
+    } finally {
+      pool.dispose();
+    }
+  });
+
+  it('a folder removed under it (a /tmp cleaner): that command goes without, the next gets a FIFO from a new folder', async () => {
+    const mkfifo = countingMkfifo();
+    const pool = new FifoPool(mkfifo.run, 'linux');
+    try {
+      const first = (await take(pool))!;
+      fs.closeSync(first.readFd);
+      fs.rmSync(path.dirname(first.path), { recursive: true, force: true });
+      assert.equal(await take(pool), undefined);
+      const next = await take(pool);
+      assert.ok(next);
+      assert.notEqual(path.dirname(next.path), path.dirname(first.path));
+      fs.closeSync(next.readFd);
+    } finally {
+      pool.dispose();
+    }
+  });
+});
