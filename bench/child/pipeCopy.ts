@@ -1,13 +1,16 @@
 // Child of the big-output row: the floor for any Node implementation. It runs `yes … | head -c N`
-// as Bash does (a shell with piped stdout), and only reads the pipe and writes each chunk to a file
+// as Bash does (a shell whose stdout and stderr are a FIFO, src/tools/outputPipe.ts, where one can be
+// made; Node's socket pair where not), and only reads the pipe and writes each chunk to a file
 // with Node's own stream plumbing (no decoding, redaction, counting or events); it prints its wall time
 // and peak RSS.
 // Usage: node out/bench/child/pipeCopy.js MiB
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import type { Readable } from 'node:stream';
+import { FifoPool, fifoReader, openFifoWriter } from '../../src/tools/outputPipe';
 
 const MIB = 1024 * 1024;
 const YES_LINE = 'npm WARN deprecated some-package@1.0.0: this line is a typical build log line';
@@ -16,9 +19,29 @@ async function main(): Promise<void> {
   const mib = Number(process.argv[2] ?? 256);
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-copy-'));
   const started = performance.now();
-  const child = spawn('/bin/bash', ['-c', `yes '${YES_LINE}' | head -c ${mib * MIB}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await pipeline(child.stdout, createWriteStream(path.join(dir, 'out.txt'), { flags: 'wx' }));
+  // Its FIFO is made as the executor's first command's is, within the time.
+  const fifos = new FifoPool(
+    (file, args) =>
+      new Promise((resolve) => {
+        const maker = spawn(file, args, { stdio: 'ignore' });
+        maker.once('error', () => resolve(false));
+        maker.once('exit', (code) => resolve(code === 0));
+      }),
+  );
+  const fifo = await fifos.take();
+  const command = ['-c', `yes '${YES_LINE}' | head -c ${mib * MIB}`];
+  let output: Readable;
+  if (fifo) {
+    const writeFd = openFifoWriter(fifo);
+    spawn('/bin/bash', command, { stdio: ['ignore', writeFd, writeFd] });
+    closeSync(writeFd);
+    output = fifoReader(fifo);
+  } else {
+    output = spawn('/bin/bash', command, { stdio: ['ignore', 'pipe', 'pipe'] }).stdout;
+  }
+  await pipeline(output, createWriteStream(path.join(dir, 'out.txt'), { flags: 'wx' }));
   const ms = performance.now() - started;
+  fifos.dispose();
   rmSync(dir, { recursive: true, force: true });
   process.stdout.write(`${JSON.stringify({ ms, rssMiB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
 }

@@ -159,7 +159,11 @@ function rememberFolder(folder: string): void {
  */
 export function openFifoWriter(fifo: OutputFifo): number {
   const fd = fs.openSync(fifo.path, fs.constants.O_WRONLY);
-  fs.rmSync(fifo.path, { force: true });
+  try {
+    fs.unlinkSync(fifo.path);
+  } catch {
+    // Gone with its folder already: the pipe lives on in its ends.
+  }
   return fd;
 }
 
