@@ -82,6 +82,15 @@ suite('Our tools for every agent (vscode.lm)', () => {
     assert.match(textOf(result), /first line/);
   });
 
+  test('a command in the extension host writes to /dev/stdout and /dev/stderr, and the model gets both in order', async () => {
+    const api = await extensionApi();
+    api.testing.setApprovalResponder(() => ({ kind: 'allowOnce' }));
+    const command = 'echo one; echo two > /dev/stderr; echo three > /dev/stdout; stat -L -c %F /proc/self/fd/1';
+    const result = await vscode.lm.invokeTool('agentToolExecutor_bash', { input: { command }, toolInvocationToken: undefined });
+    assert.match(textOf(result), /^one\ntwo\nthree\nfifo\n/);
+    assert.doesNotMatch(textOf(result), /tool_use_error|No such device/);
+  });
+
   test("a call cancelled by the caller's token ends as cancelled in our pipeline and in VS Code", async () => {
     const api = await extensionApi();
     api.testing.setApprovalResponder(() => ({ kind: 'allowOnce' }));
