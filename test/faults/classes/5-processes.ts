@@ -19,6 +19,14 @@ cli('env-i-setsid', 5, 'a daemon started with `env -i setsid` (no marker) that h
     assert.equal(processesRunning('sleep 53.5'), 0);
   },
 });
+cli('dev-stdout-stderr', 5, 'a command writes to /dev/stdout, to /dev/stderr and through `tee /dev/stderr`', 'all of it in the result, in the order written (one pipe, not a socket: no ENXIO)', {
+  calls: [call('c', 'Bash', { command: 'echo one > /dev/stdout; echo two > /dev/stderr; echo three | tee /dev/stderr; echo four >&2' })],
+  extra: allow,
+  check: (run) => {
+    assert.equal(result(run, 'c').isError, false, result(run, 'c').content);
+    assert.match(result(run, 'c').content, /^one\ntwo\nthree\nthree\nfour\n/);
+  },
+});
 cli('double-fork', 5, 'a double fork `(sleep 42 &)` leaves the group', 'stopped after the command exits', { calls: [call('c', 'Bash', { command: '( sleep 42 & ) ; echo forked' })], extra: allow });
 cli('nohup-disown', 5, '`nohup sleep 43 & disown`', 'stopped after the command exits', { calls: [call('c', 'Bash', { command: 'nohup sleep 43 >/dev/null 2>&1 & disown; echo ok' })], extra: allow });
 cli('setsid-on-timeout', 5, 'a setsid daemon in a command that times out', 'timeout result; the daemon killed too', {
