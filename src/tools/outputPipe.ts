@@ -11,6 +11,8 @@
 // no writer), then its write end (a reader is there, so that open returns at once), and its name is
 // removed before the command starts; the command gets the write end as fd 1 and fd 2. Where no FIFO can
 // be had (not Linux, no `mkfifo`, a folder that is gone), the command gets Node's socket pair as before.
+// The folder goes with the pool, or at the process's exit; one left by a process that was killed is
+// removed by the next process that makes a pool.
 import * as fs from 'node:fs';
 import { Socket } from 'node:net';
 import * as os from 'node:os';
@@ -37,6 +39,9 @@ export interface OutputFifo {
  * not be run for a reason of the moment (the spawn helper ended under it): the next command tries again.
  */
 export type RunQuietly = (file: string, args: readonly string[]) => Promise<boolean | undefined>;
+
+/** A pool's folder is `<tmpdir>/<prefix><pid>-<random>`: the pid of the process that made it. */
+const FOLDER_PREFIX = 'tool-exec-pipes-';
 
 /** Every pool's folder, removed if the process exits with it. */
 const folders = new Set<string>();
@@ -101,7 +106,7 @@ export class FifoPool {
     let folder = this.folder;
     try {
       if (!folder) {
-        folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tool-exec-pipes-'));
+        folder = fs.mkdtempSync(path.join(os.tmpdir(), `${FOLDER_PREFIX}${process.pid}-`));
         this.folder = folder;
         rememberFolder(folder);
       }
@@ -142,6 +147,8 @@ function rememberFolder(folder: string): void {
   folders.add(folder);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
+  // Once per process: the folders of processes that are gone (killed, so no exit hook ran) go too.
+  void removeOrphanFolders(path.dirname(folder));
   process.once('exit', () => {
     for (const each of folders) {
       try {
@@ -151,6 +158,31 @@ function rememberFolder(folder: string): void {
       }
     }
   });
+}
+
+/** Removes `<prefix><pid>-*` folders in `parent` whose process no longer runs (a live pid, maybe reused, keeps its folder). */
+export async function removeOrphanFolders(parent: string, isRunning: (pid: number) => boolean = processRuns): Promise<void> {
+  let entries: string[];
+  try {
+    entries = await fs.promises.readdir(parent);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const pid = entry.startsWith(FOLDER_PREFIX) ? Number(entry.slice(FOLDER_PREFIX.length).split('-')[0]) : NaN;
+    if (!Number.isInteger(pid) || pid <= 0 || isRunning(pid)) continue;
+    await fs.promises.rm(path.join(parent, entry), { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**

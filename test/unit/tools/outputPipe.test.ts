@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { FIFO_BATCH, FIFO_LOW_WATER, FifoPool, fifoReader, openFifoWriter, type OutputFifo, type RunQuietly } from '../../../src/tools/outputPipe';
+import { FIFO_BATCH, FIFO_LOW_WATER, FifoPool, fifoReader, openFifoWriter, removeOrphanFolders, type OutputFifo, type RunQuietly } from '../../../src/tools/outputPipe';
 import { until } from './processes';
 
 /** `mkfifo` itself, counting its runs. */
@@ -123,6 +124,18 @@ describe('output FIFOs', () => {
       fs.closeSync(next.readFd);
     } finally {
       pool.dispose();
+    }
+  });
+
+  it('folders left by processes that are gone are removed; those of running processes stay', async () => {
+    const parent = fs.mkdtempSync(path.join(tmpdir(), 'fifo-orphans-'));
+    try {
+      for (const name of ['tool-exec-pipes-111-abc', 'tool-exec-pipes-222-def', 'tool-exec-pipes-x-1', 'other-333-ghi']) fs.mkdirSync(path.join(parent, name));
+      fs.writeFileSync(path.join(parent, 'tool-exec-pipes-111-abc', '0'), '');
+      await removeOrphanFolders(parent, (pid) => pid === 222);
+      assert.deepEqual(fs.readdirSync(parent).sort(), ['other-333-ghi', 'tool-exec-pipes-222-def', 'tool-exec-pipes-x-1']);
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
     }
   });
 });
