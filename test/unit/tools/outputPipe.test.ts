@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { FIFO_BATCH, FIFO_LOW_WATER, FifoPool, fifoReader, openFifoWriter, removeOrphanFolders, type OutputFifo, type RunQuietly } from '../../../src/tools/outputPipe';
+import { FIFO_BATCH, FIFO_LOW_WATER, FifoPool, fifoReader, openFifoWriter, removeOrphanFolders, unlinkFifo, type OutputFifo, type RunQuietly } from '../../../src/tools/outputPipe';
 import { until } from './processes';
 
 /** `mkfifo` itself, counting its runs. */
@@ -26,7 +26,7 @@ async function take(pool: FifoPool): Promise<OutputFifo | undefined> {
 }
 
 describe('output FIFOs', () => {
-  it('a FIFO carries what a process writes to its write end, and its name is gone once the writer has it', async () => {
+  it('a FIFO carries what a process writes to its write end, and its name goes once the writer has it', async () => {
     const mkfifo = countingMkfifo();
     const pool = new FifoPool(mkfifo.run, 'linux');
     try {
@@ -35,9 +35,10 @@ describe('output FIFOs', () => {
       assert.ok(fs.statSync(fifo.path).isFIFO());
       assert.equal(fs.statSync(path.dirname(fifo.path)).mode & 0o777, 0o700);
       const writeFd = openFifoWriter(fifo);
-      assert.equal(fs.existsSync(fifo.path), false);
       const child = spawn('/bin/sh', ['-c', 'echo out; echo err >&2; stat -L -c %F /proc/self/fd/1'], { stdio: ['ignore', writeFd, writeFd] });
       fs.closeSync(writeFd);
+      unlinkFifo(fifo);
+      await until(() => !fs.existsSync(fifo.path));
       let text = '';
       const reader = fifoReader(fifo);
       reader.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -57,22 +58,50 @@ describe('output FIFOs', () => {
       taken.push((await take(pool))!);
       assert.equal(mkfifo.runs(), 1);
       const folder = path.dirname(taken[0]!.path);
-      // Taken without waiting while enough are ready; the next batch starts below the low-water mark.
-      const takeReady = () => {
+      // Taken without waiting while enough are ready; the next batch starts once fewer than the low-water
+      // mark are left (one of them may be being opened for the next command), not before.
+      while (mkfifo.runs() === 1) {
+        assert.ok(taken.length < FIFO_BATCH, 'the first batch ran out before the next was begun');
         const next = pool.take();
         assert.ok(next !== undefined && !(next instanceof Promise));
         taken.push(next);
-      };
-      while (taken.length < FIFO_BATCH - FIFO_LOW_WATER + 1) takeReady();
-      assert.equal(mkfifo.runs(), 1);
-      takeReady();
-      assert.equal(mkfifo.runs(), 2);
+      }
+      assert.ok(taken.length >= FIFO_BATCH - FIFO_LOW_WATER - 1, `the next batch was begun after only ${taken.length} of ${FIFO_BATCH}`);
       assert.equal(new Set(taken.map((fifo) => fifo.path)).size, taken.length);
       // The batch begun below the low-water mark may still be under way: the folder goes when it is done.
       pool.dispose();
       await until(() => !fs.existsSync(folder));
     } finally {
       for (const fifo of taken) fs.closeSync(fifo.readFd);
+      pool.dispose();
+    }
+  });
+
+  it("opens the next command's FIFO ahead, both ends, through the thread pool", async () => {
+    const pool = new FifoPool(countingMkfifo().run, 'linux');
+    try {
+      const first = (await take(pool))!;
+      // The first command's is opened as it comes: nothing was ready before the batch.
+      assert.equal(first.writeFd, undefined);
+      fs.closeSync(first.readFd);
+      let next: OutputFifo | undefined;
+      await until(() => {
+        const taken = pool.take();
+        assert.ok(!(taken instanceof Promise));
+        if (taken && taken.writeFd === undefined) fs.closeSync(taken.readFd);
+        else next = taken;
+        return next !== undefined;
+      });
+      assert.equal(openFifoWriter(next!), next!.writeFd);
+      assert.ok(fs.fstatSync(next!.writeFd!).isFIFO());
+      fs.writeSync(next!.writeFd!, 'through');
+      fs.closeSync(next!.writeFd!);
+      const reader = fifoReader(next!);
+      let text = '';
+      reader.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      await new Promise((resolve) => reader.once('close', resolve));
+      assert.equal(text, 'through');
+    } finally {
       pool.dispose();
     }
   });
