@@ -190,12 +190,14 @@ export async function bigOutputRow(): Promise<Row> {
  */
 const BIG_OUTPUT_NOTE =
   'the floor is measured in the same run: Node doing nothing but read the pipe and write the file (bench/child/pipeCopy.ts) already ' +
-  'takes 1.5–2× the shell for 256 MiB, more than the goal allows: it uses 1.3–1.5 ms of CPU per MiB of its own (mostly pipe reads and file ' +
+  'takes 1.5–2.5× the shell for 256 MiB, more than the goal allows: it uses 1.3–1.5 ms of CPU per MiB of its own (mostly pipe reads and file ' +
   'writes in the kernel), and on 2 cores it competes with `yes` and `head` for them. The command\'s output now comes through a real pipe ' +
   '(a FIFO, src/tools/outputPipe.ts; the floor reads one too): Node\'s socket pair, which it used before, made that copy slower still ' +
   '(1,180 ms against 782 ms for 256 MiB, 3.0 s against 2.3 s for 1 GiB, alternating, 2026-12-02), and the executor loaded from tsc\'s output ' +
-  'took 1.26–1.51 s against 1.57–1.71 s for 256 MiB with less system time; the production CLI showed no difference beyond the noise (1.35–1.61 s ' +
-  'against 1.30–1.60 s, 4 runs each). A CPU profile of the CLI over 256 MiB finds its main thread idle for half the time: the two cores are shared by ' +
+  'took 1.26–1.51 s against 1.57–1.71 s for 256 MiB with less system time; the production CLI showed none beyond the noise (its process 1.35–1.61 s ' +
+  'against 1.30–1.60 s, 4 runs each, medians of 7 more 1.53 against 1.55 s; its batch\'s own time, medians of 8, 1,379 against 1,286 ms). ' +
+  'A pipe holds 64 KiB, a socket pair 176 KiB of 4 KiB writes (measured here), and Node cannot ask for a larger pipe (F_SETPIPE_SZ is an fcntl it does not offer): ' +
+  'while the CLI\'s thread works on a chunk, `head` can run further ahead into a socket. A CPU profile of the CLI over 256 MiB finds its main thread idle for half the time: the two cores are shared by ' +
   '`yes`, `head`, that thread and the one writing the artifact. `tool-exec` uses 2.6–2.8 ms per MiB: ' +
   'besides that floor, it decodes each chunk, redacts it (about 1 ms/MiB on this log line: 18 native `indexOf` passes over each 32 Ki-char ' +
   'block for the triggers and a look back at every `:`), counts bytes and lines, keeps the tail, copies the text into the artifact ' +
