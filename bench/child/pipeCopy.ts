@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
-import { FifoPool, fifoReader, openFifoWriter } from '../../src/tools/outputPipe';
+import { FifoPool, fifoReader, openFifoWriter, runHereQuietly } from '../../src/tools/outputPipe';
 
 const MIB = 1024 * 1024;
 const YES_LINE = 'npm WARN deprecated some-package@1.0.0: this line is a typical build log line';
@@ -20,14 +20,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-copy-'));
   const started = performance.now();
   // Its FIFO is made as the executor's first command's is, within the time.
-  const fifos = new FifoPool(
-    (file, args) =>
-      new Promise((resolve) => {
-        const maker = spawn(file, args, { stdio: 'ignore' });
-        maker.once('error', () => resolve(false));
-        maker.once('exit', (code) => resolve(code === 0));
-      }),
-  );
+  const fifos = new FifoPool(runHereQuietly);
   const fifo = await fifos.take();
   const command = ['-c', `yes '${YES_LINE}' | head -c ${mib * MIB}`];
   let output: Readable;

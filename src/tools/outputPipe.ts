@@ -19,6 +19,7 @@
 // time before each command's spawn (AMD EPYC, 2026-12-02), about what the socket pair saved the spawn.
 // With them out of the way a FIFO costs a command nothing over a socket pair (`echo hi` through Bash,
 // alternating with the socket-pair build: +0.62 to +0.71 ms over the raw spawn against +0.58 to +0.74).
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { Socket } from 'node:net';
 import * as os from 'node:os';
@@ -47,6 +48,15 @@ export interface OutputFifo {
  * not be run for a reason of the moment (the spawn helper ended under it): the next command tries again.
  */
 export type RunQuietly = (file: string, args: readonly string[]) => Promise<boolean | undefined>;
+
+/** `RunQuietly` in this process: `file` forked here, its output ignored. */
+export function runHereQuietly(file: string, args: readonly string[]): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { stdio: 'ignore', windowsHide: true });
+    child.once('error', () => resolve(false));
+    child.once('exit', (code) => resolve(code === 0));
+  });
+}
 
 /** A pool's folder is `<tmpdir>/<prefix><pid>-<random>`: the pid of the process that made it. */
 const FOLDER_PREFIX = 'tool-exec-pipes-';

@@ -24,7 +24,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { ToolContext } from '../executor/contract';
-import { FifoPool, fifoReader, openFifoWriter, unlinkFifo, type OutputFifo } from './outputPipe';
+import { FifoPool, fifoReader, openFifoWriter, runHereQuietly, unlinkFifo, type OutputFifo } from './outputPipe';
 import { recentRss, SpawnHelper, SpawnHelperLostError, spawnHelperWanted, type SpawnHelperMode } from './spawnHelper';
 
 /** Time between TERM and KILL; well inside Bash's 6 s cleanup grace (spec §3.7). */
@@ -195,13 +195,7 @@ export class ProcessSupervisor {
 
   /** Runs `file` quietly, forked as a shell would be (`spawnHelperWanted`): `RunQuietly`. */
   private runQuietly(file: string, args: readonly string[]): Promise<boolean | undefined> {
-    if (!spawnHelperWanted(this.helperMode, recentRss)) {
-      return new Promise((resolve) => {
-        const child = spawn(file, args, { stdio: 'ignore', windowsHide: true });
-        child.once('error', () => resolve(false));
-        child.once('exit', (code) => resolve(code === 0));
-      });
-    }
+    if (!spawnHelperWanted(this.helperMode, recentRss)) return runHereQuietly(file, args);
     this.helper ??= new SpawnHelper();
     return this.helper.spawn(file, args, { env: process.env }).then(
       (child) =>

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { FIFO_BATCH, FIFO_LOW_WATER, FifoPool, fifoReader, openFifoWriter, removeOrphanFolders, unlinkFifo, type OutputFifo, type RunQuietly } from '../../../src/tools/outputPipe';
+import { FIFO_BATCH, FIFO_LOW_WATER, FifoPool, fifoReader, openFifoWriter, removeOrphanFolders, runHereQuietly, unlinkFifo, type OutputFifo, type RunQuietly } from '../../../src/tools/outputPipe';
 import { until } from './processes';
 
 /** `mkfifo` itself, counting its runs. */
@@ -12,11 +12,7 @@ function countingMkfifo(): { run: RunQuietly; runs: () => number } {
   let runs = 0;
   const run: RunQuietly = (file, args) => {
     runs++;
-    return new Promise((resolve) => {
-      const child = spawn(file, args, { stdio: 'ignore' });
-      child.once('error', () => resolve(false));
-      child.once('exit', (code) => resolve(code === 0));
-    });
+    return runHereQuietly(file, args);
   };
   return { run, runs: () => runs };
 }
