@@ -14,17 +14,23 @@
 // The folder goes with the pool, or at the process's exit; one left by a process that was killed is
 // removed by the next process that makes a pool.
 //
-// The next command's FIFO is opened ahead, both ends, through the thread pool, and its name is removed the
-// same way after its command started: the opens and the removal took 27 and 22 µs of the event loop's
-// time before each command's spawn (AMD EPYC, 2026-12-02), about what the socket pair saved the spawn.
-// With them out of the way a FIFO costs a command nothing over a socket pair (`echo hi` through Bash,
-// alternating with the socket-pair build: +0.62 to +0.71 ms over the raw spawn against +0.58 to +0.74).
+// Where the pool's folder is on a local disk or in memory (the mount table, src/executor/localMounts.ts),
+// a command's FIFO is opened when the command takes it, synchronously (its read end non-blocking, then its
+// write end, which a reader is there for: neither open waits), and its name is removed the same way right
+// after the spawn, while the shell starts. Elsewhere (a TMPDIR on NFS or FUSE, where a call can wait on a
+// server) the next command's FIFO is opened ahead through the thread pool, both ends, and its name removed
+// that way. Each thread-pool call wakes a pool thread, and on a 2-core machine that thread competes with the
+// shell being forked and started: opened ahead, a `echo hi` through Bash took 0.3-0.5 ms more than with the
+// synchronous opens (+1.18 to +1.25 ms against +0.66 to +0.96 over the raw spawn, same process, alternating,
+// 300 rounds, three runs, 2-core AMD EPYC Firecracker guest, 2026-12-03), which cost the event loop about
+// 8 µs per open and 10-20 µs for the removal.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { Socket } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
+import { processMountTable } from '../executor/localMounts';
 
 /**
  * FIFOs one `mkfifo` makes: its fork and exec (2-3 ms in a host of 110 MiB, less through the spawn
@@ -41,6 +47,8 @@ export interface OutputFifo {
   readonly readFd: number;
   /** The write end, when it was opened ahead (close-on-exec: only the command gets it, as its fd 1 and 2). */
   readonly writeFd?: number;
+  /** Its folder is on a local file system: its write end is opened and its name removed synchronously. */
+  readonly local?: boolean;
 }
 
 /**
@@ -68,6 +76,8 @@ let exitHookInstalled = false;
 /** FIFOs made ahead, taken one per command. */
 export class FifoPool {
   private folder: string | undefined;
+  /** The folder is on a local file system (decided when it is made): FIFOs are opened as they are taken, not ahead. */
+  private local = false;
   private ready: string[] = [];
   private making: Promise<void> | undefined;
   private made = 0;
@@ -78,9 +88,11 @@ export class FifoPool {
   /** Why no FIFO is to be had in this process (`mkfifo` failed); undefined while they are. */
   private unavailable: string | undefined;
 
+  /** `isLocal`: whether a (real) path is on a local file system, where opening a FIFO cannot wait on a server. */
   constructor(
     private readonly runQuietly: RunQuietly,
     private readonly platform: NodeJS.Platform = process.platform,
+    private readonly isLocal: (real: string) => boolean = (real) => processMountTable.isLocal(real),
   ) {}
 
   /** Why commands get Node's socket pair instead (tests, diagnostics); undefined while FIFOs are made. */
@@ -94,6 +106,7 @@ export class FifoPool {
    */
   take(): OutputFifo | undefined | Promise<OutputFifo | undefined> {
     if (this.unavailableReason !== undefined) return undefined;
+    if (this.local) return this.takeHere();
     const prepared = this.prepared;
     if (prepared) {
       this.prepared = undefined;
@@ -118,9 +131,16 @@ export class FifoPool {
     this.drop();
   }
 
+  /** `take` where the folder is local: the read end opened now, synchronously. */
+  private takeHere(): OutputFifo | undefined | Promise<OutputFifo | undefined> {
+    if (this.ready.length < FIFO_LOW_WATER) this.makeMore();
+    if (this.ready.length > 0) return this.open(this.ready.pop()!);
+    return this.making!.then(() => (this.ready.length > 0 ? this.open(this.ready.pop()!) : undefined));
+  }
+
   /** Opens the next FIFO's ends through the thread pool, for the next command to take as they are. */
   private prepare(): void {
-    if (this.preparing || this.prepared || this.disposed) return;
+    if (this.preparing || this.prepared || this.disposed || this.local) return;
     if (this.ready.length < FIFO_LOW_WATER) this.makeMore();
     const fifo = this.ready.pop();
     if (fifo === undefined) return;
@@ -135,7 +155,7 @@ export class FifoPool {
 
   private open(fifo: string): OutputFifo | undefined {
     try {
-      return { path: fifo, readFd: fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK) };
+      return { path: fifo, readFd: fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK), local: this.local };
     } catch {
       // The folder was removed under us (a /tmp cleaner): the next batch makes a new one.
       this.ready = [];
@@ -157,6 +177,7 @@ export class FifoPool {
     try {
       if (!folder) {
         folder = fs.mkdtempSync(path.join(os.tmpdir(), `${FOLDER_PREFIX}${process.pid}-`));
+        this.local = onLocalDisk(folder, this.isLocal);
         this.folder = folder;
         rememberFolder(folder);
       }
@@ -185,6 +206,15 @@ export class FifoPool {
     this.folder = undefined;
     if (!folder) return;
     removeFolder(folder);
+  }
+}
+
+/** Whether `folder` is on a local file system; a folder whose real path cannot be had is taken as not. */
+function onLocalDisk(folder: string, isLocal: (real: string) => boolean): boolean {
+  try {
+    return isLocal(fs.realpathSync.native(folder));
+  } catch {
+    return false;
   }
 }
 
@@ -272,10 +302,18 @@ export function openFifoWriter(fifo: OutputFifo): number {
   return fifo.writeFd ?? fs.openSync(fifo.path, fs.constants.O_WRONLY);
 }
 
-/** Removes `fifo`'s name once its command holds the write end, so nothing else can open it (through the thread pool). */
+/** Removes `fifo`'s name once its command holds the write end, so nothing else can open it (through the thread pool where it is not local). */
 export function unlinkFifo(fifo: OutputFifo): void {
   // Gone with its folder already: the pipe lives on in its ends.
-  fs.unlink(fifo.path, () => {});
+  if (!fifo.local) {
+    fs.unlink(fifo.path, () => {});
+    return;
+  }
+  try {
+    fs.unlinkSync(fifo.path);
+  } catch {
+    // As above.
+  }
 }
 
 /** The read end as a stream; destroying it closes the fd. */

@@ -73,8 +73,35 @@ describe('output FIFOs', () => {
     }
   });
 
-  it("opens the next command's FIFO ahead, both ends, through the thread pool", async () => {
-    const pool = new FifoPool(countingMkfifo().run, 'linux');
+  it('on a local file system, opens a FIFO as it is taken and removes its name at once, synchronously', async () => {
+    const pool = new FifoPool(countingMkfifo().run, 'linux', () => true);
+    try {
+      const first = (await take(pool))!;
+      fs.closeSync(first.readFd);
+      for (let command = 0; command < 3; command++) {
+        // Nothing is opened ahead: each command's FIFO comes with its read end only, without a promise.
+        const fifo = pool.take();
+        assert.ok(fifo !== undefined && !(fifo instanceof Promise));
+        assert.equal(fifo.local, true);
+        assert.equal(fifo.writeFd, undefined);
+        const writeFd = openFifoWriter(fifo);
+        unlinkFifo(fifo);
+        assert.equal(fs.existsSync(fifo.path), false);
+        fs.writeSync(writeFd, `command ${command}`);
+        fs.closeSync(writeFd);
+        const reader = fifoReader(fifo);
+        let text = '';
+        reader.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        await new Promise((resolve) => reader.once('close', resolve));
+        assert.equal(text, `command ${command}`);
+      }
+    } finally {
+      pool.dispose();
+    }
+  });
+
+  it("elsewhere (a TMPDIR on NFS or FUSE), opens the next command's FIFO ahead, both ends, through the thread pool", async () => {
+    const pool = new FifoPool(countingMkfifo().run, 'linux', () => false);
     try {
       const first = (await take(pool))!;
       // The first command's is opened as it comes: nothing was ready before the batch.
