@@ -85,6 +85,31 @@ export function runTimed(command: string, args: readonly string[], options: { cw
   });
 }
 
+/** Bash's `times`: the shell's own user and system time, then its children's (`0m0.950s 0m0.750s`). */
+const TIMES_LINE = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/;
+
+/**
+ * The CPU time (user + system, ms) of a bash script that ended with `times`: the shell's own and its
+ * children's (which include what each of them waited for: a CLI's shell, its `yes` and `head`), and the
+ * output before those two lines. Undefined when the script printed no such lines.
+ */
+export function splitTimes(stdout: string): { output: string; cpuMs: number | undefined } {
+  const lines = stdout.trimEnd().split('\n');
+  const own = TIMES_LINE.exec(lines[lines.length - 2] ?? '');
+  const children = TIMES_LINE.exec(lines[lines.length - 1] ?? '');
+  if (!own || !children) return { output: stdout, cpuMs: undefined };
+  const seconds = (line: RegExpExecArray) => Number(line[1]) * 60 + Number(line[2]) + Number(line[3]) * 60 + Number(line[4]);
+  return { output: lines.slice(0, -2).join('\n'), cpuMs: 1000 * (seconds(own) + seconds(children)) };
+}
+
+/** `command args…` run by bash, which prints its children's CPU time at the end (`splitTimes`); the exit code is the command's. */
+export async function runWithCpu(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ ms: number; stdout: string; code: number | null; cpuMs: number }> {
+  const run = await runTimed('/bin/bash', ['-c', '"$@"; code=$?; times; exit $code', 'bash', command, ...args], options);
+  const { output, cpuMs } = splitTimes(run.stdout);
+  if (cpuMs === undefined) throw new Error(`no CPU time from bash's times: ${run.stdout.slice(-500)}`);
+  return { ...run, stdout: output, cpuMs };
+}
+
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 let bundleDir: Promise<string> | undefined;

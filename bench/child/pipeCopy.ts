@@ -1,4 +1,4 @@
-// Child of the big-output row: the floor for any Node implementation. It runs `yes … | head -c N`
+// Child of the big-output row: the floor of a copy on Node's event loop. It runs `yes … | head -c N`
 // as Bash does (a shell whose stdout and stderr are a FIFO, src/tools/outputPipe.ts, where one can be
 // made; Node's socket pair where not), and only reads the pipe and writes each chunk to a file
 // with Node's own stream plumbing (no decoding, redaction, counting or events); it prints its wall time
