@@ -5,24 +5,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { cliWiredExecutor } from '../wiring';
+import { bigOutputCommand, printOutputRun, runOutputChild } from './outputRun';
 
-const MIB = 1024 * 1024;
-const YES_LINE = 'npm WARN deprecated some-package@1.0.0: this line is a typical build log line';
 
 async function main(): Promise<void> {
   const mib = Number(process.argv[2] ?? 256);
   const workspace = mkdtempSync(path.join(tmpdir(), 'bench-bash-'));
   const wired = await cliWiredExecutor(workspace);
   const started = performance.now();
-  const result = await wired.executor.execute({ id: 'big', name: 'Bash', input: { command: `yes '${YES_LINE}' | head -c ${mib * MIB}` } });
+  const result = await wired.executor.execute({ id: 'big', name: 'Bash', input: { command: bigOutputCommand(mib) } });
   const ms = performance.now() - started;
   if (result.isError) throw new Error(result.modelContent);
   await wired.close();
   rmSync(workspace, { recursive: true, force: true });
-  process.stdout.write(`${JSON.stringify({ ms, rssMiB: Math.round(process.resourceUsage().maxRSS / 1024), strategy: result.strategy })}\n`);
+  printOutputRun(ms, { strategy: result.strategy });
 }
 
-main().catch((error) => {
-  process.stderr.write(`${String(error)}\n`);
-  process.exit(1);
-});
+runOutputChild(main);

@@ -11,9 +11,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { FifoPool, fifoReader, openFifoWriter, runHereQuietly } from '../../src/tools/outputPipe';
+import { bigOutputCommand, printOutputRun, runOutputChild } from './outputRun';
 
-const MIB = 1024 * 1024;
-const YES_LINE = 'npm WARN deprecated some-package@1.0.0: this line is a typical build log line';
 
 async function main(): Promise<void> {
   const mib = Number(process.argv[2] ?? 256);
@@ -22,7 +21,7 @@ async function main(): Promise<void> {
   // Its FIFO is made as the executor's first command's is, within the time.
   const fifos = new FifoPool(runHereQuietly);
   const fifo = await fifos.take();
-  const command = ['-c', `yes '${YES_LINE}' | head -c ${mib * MIB}`];
+  const command = ['-c', bigOutputCommand(mib)];
   let output: Readable;
   if (fifo) {
     const writeFd = openFifoWriter(fifo);
@@ -36,10 +35,7 @@ async function main(): Promise<void> {
   const ms = performance.now() - started;
   fifos.dispose();
   rmSync(dir, { recursive: true, force: true });
-  process.stdout.write(`${JSON.stringify({ ms, rssMiB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+  printOutputRun(ms);
 }
 
-main().catch((error) => {
-  process.stderr.write(`${String(error)}\n`);
-  process.exit(1);
-});
+runOutputChild(main);

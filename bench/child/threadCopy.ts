@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { FifoPool, openFifoWriter, runHereQuietly, unlinkFifo } from '../../src/tools/outputPipe';
+import { bigOutputCommand, MIB, printOutputRun, runOutputChild } from './outputRun';
 
-const MIB = 1024 * 1024;
-const YES_LINE = 'npm WARN deprecated some-package@1.0.0: this line is a typical build log line';
 
 /** The worker: opens the FIFO's read end blocking (a writer is there), copies it to the file in writes of at least half its buffer. */
 const COPIER = `
@@ -53,7 +52,7 @@ async function main(): Promise<void> {
     });
   await message('opened');
   const started = performance.now();
-  spawn('/bin/bash', ['-c', `yes '${YES_LINE}' | head -c ${mib * MIB}`], { stdio: ['ignore', writeFd, writeFd] });
+  spawn('/bin/bash', ['-c', bigOutputCommand(mib)], { stdio: ['ignore', writeFd, writeFd] });
   closeSync(writeFd);
   closeSync(fifo.readFd);
   unlinkFifo(fifo);
@@ -62,10 +61,7 @@ async function main(): Promise<void> {
   await worker.terminate();
   fifos.dispose();
   rmSync(dir, { recursive: true, force: true });
-  process.stdout.write(`${JSON.stringify({ ms, rssMiB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+  printOutputRun(ms);
 }
 
-main().catch((error) => {
-  process.stderr.write(`${String(error)}\n`);
-  process.exit(1);
-});
+runOutputChild(main);

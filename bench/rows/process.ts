@@ -2,9 +2,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { bigOutputCommand, YES_LINE } from '../child/outputRun';
 import { fmt, makeTree, productionBundle, REPEATS, REPO_ROOT, runTimed, runWithCpu, splitTimes, stat, type Row } from '../lib';
 
-const MIB = 1024 * 1024;
 /** A CLI start is ~0.1 s and varies by tens of ms on a busy machine: more repeats than the other rows. */
 const CLI_REPEATS = 15;
 
@@ -63,11 +63,10 @@ export async function freshCliRow(): Promise<Row> {
   };
 }
 
-const YES_LINE = 'npm WARN deprecated some-package@1.0.0: this line is a typical build log line';
 /**
  * A log line of `key=value` pairs: the redaction looks back at each `=`, and what survives the young
  * generation's collections differs; before the CLI capped the young generation, V8 grew it with this line in
- * every run (peak RSS 81-86 MiB, 2026-12-01), with the line above in a few.
+ * every run (peak RSS 81-86 MiB, 2026-12-01), with `YES_LINE` in a few.
  */
 const KEY_VALUE_LINE = 'INFO 2026-01-01 request handled id=1234 status=ok path=/api/v1/items';
 
@@ -108,7 +107,7 @@ async function cliRunner(): Promise<Cli> {
   delete env.TOOL_EXEC_NO_CODE_CACHE;
   const run = async (mib: number, line = YES_LINE) => {
     const calls = path.join(dir, 'calls.json');
-    writeFileSync(calls, JSON.stringify([{ id: 'big', name: 'Bash', input: { command: `yes '${line}' | head -c ${mib * MIB}` } }]));
+    writeFileSync(calls, JSON.stringify([{ id: 'big', name: 'Bash', input: { command: bigOutputCommand(mib, line) } }]));
     const args = [path.join(REPO_ROOT, 'out', 'bench', 'child', 'cliPeak.js'), cli, 'run', '--workspace', workspace, '--artifacts', artifacts, '--mode', 'bypass', '--approve', 'allow', '--json', calls];
     const child = await runWithCpu(process.execPath, args, { env });
     rmSync(artifacts, { recursive: true, force: true });
@@ -127,7 +126,7 @@ async function cliRunner(): Promise<Cli> {
 async function shellToFile(mib: number, line = YES_LINE): Promise<{ ms: number; cpuMs: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-out-'));
   try {
-    const run = await runTimed('/bin/bash', ['-c', `yes '${line}' | head -c ${mib * MIB} > ${path.join(dir, 'out.txt')}; times`]);
+    const run = await runTimed('/bin/bash', ['-c', `${bigOutputCommand(mib, line)} > ${path.join(dir, 'out.txt')}; times`]);
     const { cpuMs } = splitTimes(run.stdout);
     if (run.code !== 0 || cpuMs === undefined) throw new Error(`the shell failed: ${run.stdout}`);
     return { ms: run.ms, cpuMs };
