@@ -20,7 +20,7 @@
 // after the spawn, while the shell starts. Elsewhere (a TMPDIR on NFS or FUSE, where a call can wait on a
 // server) the next command's FIFO is opened ahead through the thread pool, both ends, and its name removed
 // that way. Each thread-pool call wakes a pool thread, and on a 2-core machine that thread competes with the
-// shell being forked and started: opened ahead, a `echo hi` through Bash took 0.3-0.5 ms more than with the
+// shell being forked and started: opened ahead, an `echo hi` through Bash took 0.3-0.5 ms more than with the
 // synchronous opens (+1.18 to +1.25 ms against +0.66 to +0.96 over the raw spawn, same process, alternating,
 // 300 rounds, three runs, 2-core AMD EPYC Firecracker guest, 2026-12-03), which cost the event loop about
 // 8 µs per open and 10-20 µs for the removal.
@@ -106,13 +106,14 @@ export class FifoPool {
    */
   take(): OutputFifo | undefined | Promise<OutputFifo | undefined> {
     if (this.unavailableReason !== undefined) return undefined;
-    if (this.local) return this.takeHere();
+    // One opened ahead is taken first (in a folder made before this one, which was not local).
     const prepared = this.prepared;
     if (prepared) {
       this.prepared = undefined;
       this.prepare();
       return prepared;
     }
+    if (this.local) return this.takeHere();
     if (this.ready.length < FIFO_LOW_WATER) this.makeMore();
     if (this.ready.length > 0) {
       const fifo = this.open(this.ready.pop()!);
