@@ -233,9 +233,9 @@ export async function bigOutputRow(): Promise<Row> {
 const BIG_OUTPUT_NOTE =
   'two floors are measured in the same run: Node doing nothing but read the pipe and write the file, with its streams on the event loop ' +
   '(bench/child/pipeCopy.ts), and a worker thread doing the same with blocking reads and writes, as `cat` does (bench/child/threadCopy.ts). ' +
-  'The thread copy keeps close to the shell (0.9–1.5× on 2026-12-03) and uses 0.6 ms of CPU per MiB of its own, the event-loop copy 1.5 ms ' +
+  'The thread copy keeps close to the shell (0.9–1.5× on 2026-12-03) and uses 0.6–0.8 ms of CPU per MiB of its own, the event-loop copy 1.5–2.0 ms ' +
   '(an epoll wake-up, a read of at most the pipe\'s 64 KiB and a write through the thread pool for each chunk). `tool-exec` uses about 3 ms per MiB ' +
-  'of its own: with the shell\'s 2.3, the CPU time of all the processes is such that 2 cores could not run them in less than about 1.5× the shell\'s ' +
+  'of its own: with the shell\'s 2.2–2.3, the CPU time of all the processes is such that 2 cores could not run them in less than about 1.5× the shell\'s ' +
   'wall (the row\'s CPU measure), the goal itself, even with neither core ever idle; it measures more because its main thread waits part of the time ' +
   '(a CPU profile over 256 MiB, 2026-12-03: 399 ms idle of 1,514; of its work the trigger scan of the redaction 296 ms, 1.15 ms per MiB: one native ' +
   '`indexOf` per anchor literal and trigger char over each 32 Ki-char block, each near memory speed; the collector 89 ms, counting lines 45, ' +
@@ -243,7 +243,7 @@ const BIG_OUTPUT_NOTE =
   'with blocking reads into a ring in shared memory, the main thread taking what is there): 1.14–1.17 s for 256 MiB in 64 KiB pieces against ' +
   '1.03–1.20 s as it is, since what bounds the run is the main thread\'s own work on each MiB, not the reads; in larger pieces it was slower ' +
   '(2.0 s in 256 KiB ones: each string is then too large for V8\'s young generation and goes to the large-object space, collected with the old ' +
-  'generation), and peak RSS rose to 96–155 MiB; a worker alone adds 11 MiB to a process (39 → 50–51 MiB), where the CLI peaks at 75 of the 80 ' +
+  'generation), and peak RSS rose to 96–172 MiB; a worker alone adds 11 MiB to a process (39 → 50–51 MiB), where the CLI peaks at 75 of the 80 ' +
   'allowed. So the goal needs the executor\'s CPU per MiB cut by about a third and no idle core: the redaction, which must read every byte ' +
   'before the artifact does, is a third of it already. Before the FIFO, ' +
   'the command\'s output came through Node\'s socket pair, which made the copy slower still ' +
