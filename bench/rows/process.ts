@@ -234,9 +234,9 @@ const BIG_OUTPUT_NOTE =
   'two floors are measured in the same run: Node doing nothing but read the pipe and write the file, with its streams on the event loop ' +
   '(bench/child/pipeCopy.ts), and a worker thread doing the same with blocking reads and writes, as `cat` does (bench/child/threadCopy.ts). ' +
   'The thread copy keeps close to the shell (0.9–1.5× on 2026-12-03) and uses 0.6–0.8 ms of CPU per MiB of its own, the event-loop copy 1.5–2.0 ms ' +
-  '(an epoll wake-up, a read of at most the pipe\'s 64 KiB and a write through the thread pool for each chunk). `tool-exec` uses about 3 ms per MiB ' +
-  'of its own: with the shell\'s 2.2–2.3, the CPU time of all the processes is such that 2 cores could not run them in less than about 1.5× the shell\'s ' +
-  'wall (the row\'s CPU measure), the goal itself, even with neither core ever idle; it measures more because its main thread waits part of the time ' +
+  '(an epoll wake-up, a read of at most the pipe\'s 64 KiB and a write through the thread pool for each chunk). `tool-exec` uses 2.6–3.0 ms per MiB ' +
+  'of its own: with the shell\'s 2.2–2.3, the CPU time of all the processes is such that 2 cores could not run them in less than 1.4–1.5× the shell\'s ' +
+  'wall (the row\'s CPU measure), at the goal, even with neither core ever idle; it measures more because its main thread waits part of the time ' +
   '(a CPU profile over 256 MiB, 2026-12-03: 399 ms idle of 1,514; of its work the trigger scan of the redaction 296 ms, 1.15 ms per MiB: one native ' +
   '`indexOf` per anchor literal and trigger char over each 32 Ki-char block, each near memory speed; the collector 89 ms, counting lines 45, ' +
   'decoding 38, the copy into the artifact buffer 31). Reading the FIFO on a thread of its own was tried (2026-12-03, a prototype: a worker reading it ' +
