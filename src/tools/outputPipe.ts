@@ -103,17 +103,17 @@ export class FifoPool {
   /**
    * A fresh FIFO with its read end open, or undefined: the command gets Node's socket pair. Answers without
    * a promise while FIFOs are ready; only the first command (and one that outran a batch) waits for one.
+   * Where the folder is local its read end is opened now, synchronously; elsewhere it was opened ahead.
    */
   take(): OutputFifo | undefined | Promise<OutputFifo | undefined> {
     if (this.unavailableReason !== undefined) return undefined;
-    // One opened ahead is taken first (in a folder made before this one, which was not local).
+    // Opened ahead (only where the folder is not local): taken as it is.
     const prepared = this.prepared;
     if (prepared) {
       this.prepared = undefined;
       this.prepare();
       return prepared;
     }
-    if (this.local) return this.takeHere();
     if (this.ready.length < FIFO_LOW_WATER) this.makeMore();
     if (this.ready.length > 0) {
       const fifo = this.open(this.ready.pop()!);
@@ -132,14 +132,7 @@ export class FifoPool {
     this.drop();
   }
 
-  /** `take` where the folder is local: the read end opened now, synchronously. */
-  private takeHere(): OutputFifo | undefined | Promise<OutputFifo | undefined> {
-    if (this.ready.length < FIFO_LOW_WATER) this.makeMore();
-    if (this.ready.length > 0) return this.open(this.ready.pop()!);
-    return this.making!.then(() => (this.ready.length > 0 ? this.open(this.ready.pop()!) : undefined));
-  }
-
-  /** Opens the next FIFO's ends through the thread pool, for the next command to take as they are. */
+  /** Opens the next FIFO's ends through the thread pool, for the next command to take as they are; none where the folder is local. */
   private prepare(): void {
     if (this.preparing || this.prepared || this.disposed || this.local) return;
     if (this.ready.length < FIFO_LOW_WATER) this.makeMore();
