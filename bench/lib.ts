@@ -102,7 +102,7 @@ export function splitTimes(stdout: string): { output: string; cpuMs: number | un
   return { output: lines.slice(0, -2).join('\n'), cpuMs: 1000 * (seconds(own) + seconds(children)) };
 }
 
-/** `command args…` run by bash, which prints its children's CPU time at the end (`splitTimes`); the exit code is the command's. */
+/** `command args…` run by bash, which prints its CPU times at the end (`splitTimes`); the exit code is the command's. */
 export async function runWithCpu(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ ms: number; stdout: string; code: number | null; cpuMs: number }> {
   const run = await runTimed('/bin/bash', ['-c', '"$@"; code=$?; times; exit $code', 'bash', command, ...args], options);
   const { output, cpuMs } = splitTimes(run.stdout);

@@ -12,7 +12,6 @@ import { Worker } from 'node:worker_threads';
 import { FifoPool, openFifoWriter, runHereQuietly, unlinkFifo } from '../../src/tools/outputPipe';
 import { bigOutputCommand, MIB, printOutputRun, runOutputChild } from './outputRun';
 
-
 /** The worker: opens the FIFO's read end blocking (a writer is there), copies it to the file in writes of at least half its buffer. */
 const COPIER = `
 const { workerData: { fifo, file }, parentPort } = require('node:worker_threads');
