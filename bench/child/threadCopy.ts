@@ -44,10 +44,16 @@ async function main(): Promise<void> {
   if (!fifo) throw new Error(`no FIFO: ${fifos.unavailableReason}`);
   const writeFd = openFifoWriter(fifo);
   const worker = new Worker(COPIER, { eval: true, workerData: { fifo: fifo.path, file: path.join(dir, 'out.txt') } });
+  /** The worker's next message, which must be `expected`; its error listener goes with it. */
   const message = (expected: string) =>
     new Promise<void>((resolve, reject) => {
-      worker.once('error', reject);
-      worker.once('message', (value) => (value === expected ? resolve() : reject(new Error(`worker said ${String(value)}`))));
+      const failed = (error: Error) => reject(error);
+      worker.once('error', failed);
+      worker.once('message', (value) => {
+        worker.off('error', failed);
+        if (value === expected) resolve();
+        else reject(new Error(`worker said ${String(value)}`));
+      });
     });
   await message('opened');
   const started = performance.now();
