@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { MOUNT_TABLE_MAX_AGE_MS, MountTable, noRemoteMount, onLocalMounts, parseMountInfo, processMountTable } from '../../../src/executor/localMounts';
+import { MOUNT_TABLE_MAX_AGE_MS, MountTable, noRemoteMount, onLocalMounts, onMemoryMount, parseMountInfo, processMountTable } from '../../../src/executor/localMounts';
 
 /** A mountinfo line as proc(5) lays it out, with `optional` fields before the separator. */
 const line = (id: number, mountPoint: string, type: string, optional = '') =>
@@ -59,6 +59,18 @@ describe('the mount table', () => {
     assert.equal(noRemoteMount([]), false);
   });
 
+  it('calls a path in memory by the deepest mount it lies under, the last one mounted there winning', () => {
+    const entries = parseMountInfo([TABLE, line(40, '/dev/shm', 'tmpfs'), line(41, '/run/stacked', 'tmpfs'), line(42, '/run/stacked', 'ext4')].join('\n'));
+    assert.equal(onMemoryMount(entries, '/home/me/nfs/scratch/fifo'), true);
+    assert.equal(onMemoryMount(entries, '/home/me/nfs/scratch'), true);
+    assert.equal(onMemoryMount(entries, '/dev/shm/tool-exec-pipes-1-a'), true);
+    assert.equal(onMemoryMount(entries, '/dev/shmother'), false);
+    assert.equal(onMemoryMount(entries, '/home/me/nfs/a'), false);
+    assert.equal(onMemoryMount(entries, '/tmp'), false);
+    assert.equal(onMemoryMount(entries, '/run/stacked/a'), false);
+    assert.equal(onMemoryMount([], '/dev/shm'), false);
+  });
+
   it('is read again once its reading is older than its limit, and a table that cannot be read makes nothing local', () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'mounts-'));
     roots.push(root);
@@ -80,6 +92,7 @@ describe('the mount table', () => {
     const missing = new MountTable(path.join(root, 'none'), () => now);
     assert.equal(missing.isLocal('/work/a.ts'), false);
     assert.equal(missing.noRemoteMounts(), false);
+    assert.equal(missing.inMemory('/dev/shm'), false);
   });
 
   it('reads a table larger than its first buffer whole', () => {
@@ -100,5 +113,6 @@ describe('the mount table', () => {
     }
     assert.equal(processMountTable.noRemoteMounts(), noRemoteMount(entries));
     assert.equal(processMountTable.isLocal('/proc/self/status'), false);
+    assert.equal(processMountTable.inMemory(realpathSync(os.tmpdir())), onMemoryMount(entries, realpathSync(os.tmpdir())));
   });
 });

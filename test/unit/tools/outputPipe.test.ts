@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { FIFO_BATCH, FIFO_LOW_WATER, FifoPool, fifoReader, openFifoWriter, removeOrphanFolders, runHereQuietly, unlinkFifo, type OutputFifo, type RunQuietly } from '../../../src/tools/outputPipe';
+import { FIFO_BATCH, FIFO_LOW_WATER, FifoPool, fifoParents, fifoReader, openFifoWriter, removeOrphanFolders, runHereQuietly, unlinkFifo, type OutputFifo, type RunQuietly } from '../../../src/tools/outputPipe';
 import { until } from './processes';
 
 /** `mkfifo` itself, counting its runs. */
@@ -74,7 +74,7 @@ describe('output FIFOs', () => {
   });
 
   it('on a local file system, opens a FIFO as it is taken and removes its name at once, synchronously', async () => {
-    const pool = new FifoPool(countingMkfifo().run, 'linux', () => true);
+    const pool = new FifoPool(countingMkfifo().run, 'linux', { isLocal: () => true, inMemory: () => false });
     try {
       const first = (await take(pool))!;
       fs.closeSync(first.readFd);
@@ -100,8 +100,35 @@ describe('output FIFOs', () => {
     }
   });
 
+  it('makes its folder in the first place in memory it can, and in the temp folder when there is none', async () => {
+    const parent = fs.mkdtempSync(path.join(tmpdir(), 'fifo-parents-'));
+    const [disk, memory, other] = ['disk', 'memory', 'other'].map((name) => path.join(parent, name));
+    for (const folder of [disk!, memory!, other!]) fs.mkdirSync(folder);
+    const real = (folder: string) => fs.realpathSync.native(folder);
+    const inMemory = (folders: string[]) => ({ isLocal: () => true, inMemory: (path: string) => folders.map(real).includes(path) });
+    const folderOf = async (pool: FifoPool) => {
+      try {
+        const fifo = (await take(pool))!;
+        fs.closeSync(fifo.readFd);
+        return path.dirname(path.dirname(fifo.path));
+      } finally {
+        pool.dispose();
+      }
+    };
+    try {
+      const missing = path.join(parent, 'missing');
+      assert.equal(await folderOf(new FifoPool(countingMkfifo().run, 'linux', inMemory([memory!, other!]), () => [missing, disk!, memory!, other!])), real(memory!));
+      assert.equal(await folderOf(new FifoPool(countingMkfifo().run, 'linux', inMemory([]), () => [disk!, memory!])), real(tmpdir()));
+      assert.deepEqual(fifoParents({ XDG_RUNTIME_DIR: '/run/user/1000' }), [tmpdir(), '/run/user/1000', '/dev/shm']);
+      assert.deepEqual(fifoParents({ XDG_RUNTIME_DIR: 'relative' }), [tmpdir(), '/dev/shm']);
+      assert.deepEqual(fifoParents({}), [tmpdir(), '/dev/shm']);
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
   it("elsewhere (a TMPDIR on NFS or FUSE), opens the next command's FIFO ahead, both ends, through the thread pool", async () => {
-    const pool = new FifoPool(countingMkfifo().run, 'linux', () => false);
+    const pool = new FifoPool(countingMkfifo().run, 'linux', { isLocal: () => false, inMemory: () => false });
     try {
       const first = (await take(pool))!;
       // The first command's is opened as it comes: nothing was ready before the batch.
