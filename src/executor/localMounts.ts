@@ -45,8 +45,8 @@ export interface MountEntry {
 /** What the mount table says of paths, answered synchronously. */
 export interface LocalFileSystems {
   /**
-   * True only when every mount `real` lies under (nested ones included) is on a local disk or in
-   * memory (`LOCAL_FILE_SYSTEM_TYPES`). `real`: absolute, no symlink left in it.
+   * True only when the mount `real` is on is on a local disk or in memory (`LOCAL_FILE_SYSTEM_TYPES`), and
+   * every mount above it is too or is the kernel's own. `real`: absolute, no symlink left in it.
    */
   isLocal(real: string): boolean;
   /** True only when no mount is of a type that can wait on a network or a daemon: any path resolves locally, symlinks and all. */
@@ -69,24 +69,29 @@ export function parseMountInfo(text: string): MountEntry[] {
   return entries;
 }
 
-/** True when `real` is on mounts that are all local: the deepest one it is under and every one above it. */
+/**
+ * True when the deepest mount `real` is under is local and every one above it local or the kernel's own
+ * (a path goes through /dev to reach a tmpfs on /dev/shm without waiting on anything).
+ */
 export function onLocalMounts(entries: readonly MountEntry[], real: string): boolean {
-  let under = 0;
-  for (const entry of entries) {
-    if (!isUnder(real, entry.mountPoint)) continue;
-    if (!LOCAL_FILE_SYSTEM_TYPES.has(entry.type)) return false;
-    under++;
-  }
-  return under > 0;
+  const deepest = deepestMount(entries, real);
+  if (!deepest || !LOCAL_FILE_SYSTEM_TYPES.has(deepest.type)) return false;
+  return entries.every((entry) => !isUnder(real, entry.mountPoint) || LOCAL_FILE_SYSTEM_TYPES.has(entry.type) || KERNEL_FILE_SYSTEM_TYPES.has(entry.type));
 }
 
 /** True when the deepest mount `real` lies under keeps its files in memory (`MEMORY_FILE_SYSTEM_TYPES`). */
 export function onMemoryMount(entries: readonly MountEntry[], real: string): boolean {
+  const deepest = deepestMount(entries, real);
+  return deepest !== undefined && MEMORY_FILE_SYSTEM_TYPES.has(deepest.type);
+}
+
+/** The mount `real` is on: the deepest one it lies under, the last mounted of those at one place. */
+function deepestMount(entries: readonly MountEntry[], real: string): MountEntry | undefined {
   let deepest: MountEntry | undefined;
   for (const entry of entries) {
     if (isUnder(real, entry.mountPoint) && (!deepest || entry.mountPoint.length >= deepest.mountPoint.length)) deepest = entry;
   }
-  return deepest !== undefined && MEMORY_FILE_SYSTEM_TYPES.has(deepest.type);
+  return deepest;
 }
 
 /** True when every mount is local or the kernel's own. */

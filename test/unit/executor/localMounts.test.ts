@@ -35,7 +35,7 @@ describe('the mount table', () => {
     ]);
   });
 
-  it('calls a path local only when every mount it lies under is on a disk or in memory', () => {
+  it('calls a path local only when the mount it is on is on a disk or in memory, and every one above it too or the kernel\'s own', () => {
     const entries = parseMountInfo(TABLE);
     assert.equal(onLocalMounts(entries, '/home/me/project/a.ts'), true);
     assert.equal(onLocalMounts(entries, '/home/me/nfs'), false);
@@ -48,6 +48,13 @@ describe('the mount table', () => {
     assert.equal(onLocalMounts(entries, '/mnt/données/a'), false);
     // The kernel's own file systems are no disk: their files are read the asynchronous way.
     assert.equal(onLocalMounts(entries, '/proc/self/status'), false);
+    // A path may go through one to a local mount below it (a tmpfs on /dev/shm, under devtmpfs /dev).
+    const dev = [...entries, { mountPoint: '/dev', type: 'devtmpfs' }, { mountPoint: '/dev/shm', type: 'tmpfs' }];
+    assert.equal(onLocalMounts(dev, '/dev/shm/a'), true);
+    assert.equal(onLocalMounts(dev, '/dev/null'), false);
+    // The last mounted at one place is the one a path is on; one it covers is still passed through.
+    assert.equal(onLocalMounts([...entries, { mountPoint: '/home/me/nfs', type: 'tmpfs' }], '/home/me/nfs/a.ts'), false);
+    assert.equal(onLocalMounts([...dev, { mountPoint: '/dev/shm', type: 'nfs4' }], '/dev/shm/a'), false);
     assert.equal(onLocalMounts([], '/a'), false);
   });
 
