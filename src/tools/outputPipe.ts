@@ -223,7 +223,11 @@ export function fifoParents(env: NodeJS.ProcessEnv = process.env): string[] {
   return [os.tmpdir(), ...(runtime && path.isAbsolute(runtime) ? [runtime] : []), '/dev/shm'];
 }
 
-/** A private folder (0700) in the first of `parents` on a file system in memory that takes one, else in the temp folder. */
+/**
+ * A private folder (0700) in the first of `parents` on a file system in memory that takes one, else in the
+ * temp folder; its real path, the one /proc shows for a FIFO in it (src/tools/processTree.ts names a tree's
+ * output by it).
+ */
 function makeFolder(parents: readonly string[], mounts: FifoMounts): string {
   for (const parent of parents) {
     try {
@@ -233,7 +237,7 @@ function makeFolder(parents: readonly string[], mounts: FifoMounts): string {
       // Gone, not a folder, or not ours to write in: the next one.
     }
   }
-  return fs.mkdtempSync(path.join(os.tmpdir(), `${FOLDER_PREFIX}${process.pid}-`));
+  return fs.realpathSync.native(fs.mkdtempSync(path.join(os.tmpdir(), `${FOLDER_PREFIX}${process.pid}-`)));
 }
 
 /** Whether `folder` is on a local file system; a folder whose real path cannot be had is taken as not. */

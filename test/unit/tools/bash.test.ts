@@ -86,6 +86,14 @@ for (const spawnHelper of ['never', 'always'] as const) describe(`Bash (spawn he
     assert.equal(countProcesses(marker), 0);
   });
 
+  it('stops a process that left the tree, the group and its environment (env -i setsid) by the output pipe it holds', async () => {
+    const marker = uniqueSleep();
+    // Found by nothing else, the sleep would hold the output open until the command's timeout.
+    const result = await ws.run('Bash', { command: `env -i setsid sleep ${marker} & echo started`, timeout: 20_000 });
+    assert.match(result.modelContent, /^started\n\n?\[Exit code 0 after .*\]\n\[1 process the command left running was stopped; use run_in_background/);
+    assert.equal(countProcesses(marker), 0);
+  });
+
   it('looks for the shell again once the one it found cannot be started ($SHELL removed)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bash-shell-'));
     const shell = path.join(dir, 'my-shell');
