@@ -245,7 +245,10 @@ const BIG_OUTPUT_NOTE =
   '(2.0 s in 256 KiB ones: each string is then too large for V8\'s young generation and goes to the large-object space, collected with the old ' +
   'generation), and peak RSS rose to 96–172 MiB; a worker alone adds 11 MiB to a process (39 → 50–51 MiB), where the CLI peaks at 75 of the 80 ' +
   'allowed. So the goal needs the executor\'s CPU per MiB cut by about a third and no idle core: the redaction, which must read every byte ' +
-  'before the artifact does, is a third of it already. Before the FIFO, ' +
+  'before the artifact does, is a third of it already. The 256 MiB ratio is the higher one because the row times a fresh process\'s first command, ' +
+  'which costs more than its next: 16 MiB took 223-268 ms as the first command of a `tool-exec run` and 148-156 ms as its second or third (2026-12-03); ' +
+  'a CPU profile of the first shows its chunks handled by code V8 has not optimised yet, and, before the shell, the first batch of FIFOs made by a `mkfifo` ' +
+  '(its spawn about 6 ms of this process\'s event loop on this guest, then 7 ms on /dev/shm, 22-29 ms on an ext4 /tmp, where the FIFOs went before 2026-12-03). Before the FIFO, ' +
   'the command\'s output came through Node\'s socket pair, which made the copy slower still ' +
   '(1,180 ms against 782 ms for 256 MiB, 3.0 s against 2.3 s for 1 GiB, alternating, 2026-12-02), and the executor loaded from tsc\'s output ' +
   'took 1.26–1.51 s against 1.57–1.71 s for 256 MiB with less system time; the production CLI showed none beyond the noise (its process 1.35–1.61 s ' +
