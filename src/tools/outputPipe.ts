@@ -85,6 +85,8 @@ export class FifoPool {
   private folder: string | undefined;
   /** The folder is on a local file system (decided when it is made): FIFOs are opened as they are taken, not ahead. */
   private local = false;
+  /** `mkfifo` failed in a folder of `parents`: folders go in the temp folder from then on. */
+  private tempOnly = false;
   private ready: string[] = [];
   private making: Promise<void> | undefined;
   private made = 0;
@@ -181,7 +183,7 @@ export class FifoPool {
     let folder = this.folder;
     try {
       if (!folder) {
-        folder = makeFolder(this.parents(), this.mounts);
+        folder = makeFolder(this.tempOnly ? [] : this.parents(), this.mounts);
         this.local = onLocalDisk(folder, this.mounts);
         this.folder = folder;
         rememberFolder(folder);
@@ -194,6 +196,12 @@ export class FifoPool {
     const made = await this.runQuietly('mkfifo', ['-m', '600', '--', ...names]).catch(() => false);
     if (made === undefined) return;
     if (!made) {
+      // A file system in memory may refuse FIFOs where it allows the folder (a confined app): the temp folder, once.
+      if (!this.tempOnly && this.folder === folder) {
+        this.tempOnly = true;
+        this.drop();
+        return this.makeBatch();
+      }
       this.unavailable = '`mkfifo` failed';
       return;
     }

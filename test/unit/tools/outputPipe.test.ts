@@ -127,6 +127,26 @@ describe('output FIFOs', () => {
     }
   });
 
+  it('makes its FIFOs in the temp folder when `mkfifo` fails in the one in memory', async () => {
+    const memory = fs.mkdtempSync(path.join(tmpdir(), 'fifo-refused-'));
+    const real = fs.realpathSync.native(memory);
+    const mkfifo = countingMkfifo();
+    // As a confinement that allows the folder but not the FIFOs in it.
+    const refusing: RunQuietly = async (file, args) => (args.some((name) => name.startsWith(real)) ? false : mkfifo.run(file, args));
+    const pool = new FifoPool(refusing, 'linux', { isLocal: () => true, inMemory: (path: string) => path === real }, () => [memory]);
+    try {
+      const fifo = (await take(pool))!;
+      assert.ok(fifo, String(pool.unavailableReason));
+      fs.closeSync(fifo.readFd);
+      assert.equal(path.dirname(path.dirname(fifo.path)), fs.realpathSync.native(tmpdir()));
+      assert.equal(pool.unavailableReason, undefined);
+      assert.deepEqual(fs.readdirSync(memory), [], 'the refused folder is removed');
+    } finally {
+      pool.dispose();
+      fs.rmSync(memory, { recursive: true, force: true });
+    }
+  });
+
   it("elsewhere (a TMPDIR on NFS or FUSE), opens the next command's FIFO ahead, both ends, through the thread pool", async () => {
     const pool = new FifoPool(countingMkfifo().run, 'linux', { isLocal: () => false, inMemory: () => false });
     try {
