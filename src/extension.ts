@@ -9,6 +9,7 @@ import { ARTIFACT_SCHEME } from './executor/results/artifactLayout';
 import { createRedactor } from './executor/results/redaction/redactor';
 import { NodeArtifactStore } from './node/artifacts/nodeArtifactStore';
 import { NodeWorkspaceSnapshotter } from './node/snapshot/nodeSnapshotter';
+import { threadCpuMs, threadCpuSince } from './node/threadCpu';
 import { defaultProcessSupervisor, findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
 import type { LaunchInfo } from './extensionLauncher';
 import type { AgentToolExecutorApi } from './vscode/api';
@@ -45,6 +46,7 @@ let endSession: (() => Promise<void>) | undefined;
  */
 export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo): AgentToolExecutorApi {
   const activateStarted = performance.now();
+  const activateCpuStarted = threadCpuMs();
   const subscriptions = context.subscriptions;
   const channel = vscode.window.createOutputChannel('Agent Tool Executor', { log: true });
   subscriptions.push(channel);
@@ -180,7 +182,8 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   subscriptions.push(registerDemoModel(logger));
   // Our own time, measured here: VS Code's "Load Code" of an extension also spans whatever the extension host
   // runs between starting to load it and loading it, such as the extensions activated before it by the same event.
-  const ownMs = { loadMs: round(launch?.loadMs), activateMs: round(performance.now() - activateStarted) };
+  // With this thread's CPU time in each: the rest of the wall time it waited for a core.
+  const ownMs = { loadMs: round(launch?.loadMs), activateMs: round(performance.now() - activateStarted), loadCpuMs: round(launch?.loadCpuMs), activateCpuMs: round(threadCpuSince(activateCpuStarted)) };
   logger.info('activated', { sessionId, storage: storageRoot.toString(), ...ownMs, codeCache: launch?.codeCache ?? 'not loaded by the launcher' });
 
   const api: AgentToolExecutorApi = {

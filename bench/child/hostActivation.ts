@@ -44,6 +44,9 @@ export interface HostActivation {
    */
   readonly ownLoadMs: number;
   readonly ownActivateMs: number;
+  /** The extension host thread's CPU time in each (`loadCpuMs`, `activateCpuMs`); the rest is waiting for a core. */
+  readonly ownLoadCpuMs: number;
+  readonly ownActivateCpuMs: number;
   /** The other extensions the same event activated (`onStartupFinished`), with their Load Code (ms). */
   readonly batchMates: ReadonlyArray<{ readonly id: string; readonly codeLoadingMs: number }>;
   /** Whether the start found the extension's code cache (`warm`), wrote it (`cold`), or ran without BENCH_CACHE_HOME. */
@@ -147,7 +150,7 @@ async function main(): Promise<void> {
     const perfShot = await workbench.screenshot(`bench-host-activation-perf-${suffix}`);
     const match = /Activation: (\d+)ms/.exec(running);
     if (!match) throw new Error(`unexpected Running Extensions text: ${running}`);
-    result = { runningViewMs: Number(match[1]), ...stats, ownLoadMs: logged(own, 'loadMs'), ownActivateMs: logged(own, 'activateMs'), batchMates, codeCache: codeCache ? (warm ? 'warm' : 'cold') : 'none', screenshots: [runningShot, perfShot].map((file) => path.relative(process.cwd(), file)) };
+    result = { runningViewMs: Number(match[1]), ...stats, ownLoadMs: logged(own, 'loadMs'), ownActivateMs: logged(own, 'activateMs'), ownLoadCpuMs: logged(own, 'loadCpuMs'), ownActivateCpuMs: logged(own, 'activateCpuMs'), batchMates, codeCache: codeCache ? (warm ? 'warm' : 'cold') : 'none', screenshots: [runningShot, perfShot].map((file) => path.relative(process.cwd(), file)) };
     // The extension writes its code cache a few seconds after a cold activation (src/extensionLauncher.ts).
     for (let waited = 0; codeCache && !warm && !cached() && waited < CACHE_WAIT_MS; waited += 100) await page.waitForTimeout(100);
   } catch (error) {

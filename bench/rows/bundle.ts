@@ -59,6 +59,8 @@ export async function bundleRow(): Promise<Row> {
   const ms = (pick: (run: HostActivation) => number, digits = 0) => fmt(stat(host.map(pick)), digits, ' ms');
   // Judged on our own load + activate, as the extension measures it in the host (its `activated` log line).
   const own = stat(host.map((run) => run.ownLoadMs + run.ownActivateMs));
+  // The extension host thread's CPU time in that: the rest of the wall time it waited for a core.
+  const ownCpu = stat(host.map((run) => run.ownLoadCpuMs + run.ownActivateCpuMs));
   const shown = stat(host.map((run) => run.runningViewMs));
   const coldShown = cold.map((run) => `${Math.round(run.ownLoadMs + run.ownActivateMs)} ms (${Math.round(run.ownLoadMs)} + ${Math.round(run.ownActivateMs)}); VS Code: ${run.runningViewMs} ms`).join(', ');
   const events = [...new Set(host.map((run) => `${run.event}${run.eager ? ', eager' : ''}`))].join(', ');
@@ -76,7 +78,8 @@ export async function bundleRow(): Promise<Row> {
     now:
       `${Math.round(size)} KiB (${top} KiB), loaded on first use: ${lazy} KiB; ` +
       `real extension host (code-server ${CODE_SERVER}, ${host.length} fresh starts with the code cache, ${events}): ${fmt(own, 1, ' ms')} load + activate as the extension measures itself there ` +
-      `(load ${ms((run) => run.ownLoadMs, 1)} + activate ${ms((run) => run.ownActivateMs, 1)}); ` +
+      `(load ${ms((run) => run.ownLoadMs, 1)} + activate ${ms((run) => run.ownActivateMs, 1)}), ` +
+      `of which its thread's CPU time ${fmt(ownCpu, 1, ' ms')} (load ${ms((run) => run.ownLoadCpuMs, 1)} + activate ${ms((run) => run.ownActivateCpuMs, 1)}); ` +
       `VS Code's Running Extensions shows ${fmt(shown, 0, ' ms')} (Load Code ${ms((run) => run.codeLoadingMs)} + Call Activate ${ms((run) => run.activateCallMs)}): ` +
       `its Load Code exceeds our load by ${gaps} ms in these starts, about the Load Code of the extensions the same event activated with ours (in parentheses, their sum; ${mates}); ` +
       `the first start, which writes the cache: ${coldShown}; ` +
@@ -88,6 +91,7 @@ export async function bundleRow(): Promise<Row> {
       `The real-host time: bench/child/hostActivation.ts packages the .vsix (\`npm run package\`), installs it into a fresh VS Code server (code-server ${CODE_SERVER}, its extension host on Node ${NODE_VERSION}) ` +
       'and opens a scratch workspace in headless Chromium as the end-to-end tests do, and waits for the extension to activate (onStartupFinished). ' +
       'It reads our own measure from the extension\'s log line `activated`: the launcher (src/extensionLauncher.ts) times loading and running extension-main.js, and `activate` times itself up to that line; the goal is judged on the median of their sum. ' +
+      'Both also log the extension host thread\'s CPU time in them (`process.threadCpuUsage`): the workbench starts in the same moments, so on this 2-core machine the wall time is that CPU time plus the time the thread waited for a core. ' +
       'It also reads VS Code\'s measure (ExtensionActivationTimes): our row of "Developer: Show Running Extensions" (`.runtime-extensions-editor .monaco-list-row .activation-time`, "Activation: N ms" = Load Code + Call Activate) ' +
       'and the "Extension Activation Stats" table of "Developer: Startup Performance" (Load Code, Call Activate, Finish Activate), ' +
       `with screenshots of both in test-results/bench-host-activation-*.png. VS Code's Load Code is not ours alone: the extension host (code-server ${CODE_SERVER}, \`_doLoadModule\` in extensionHostProcess.js) starts its clock, then awaits the extension's localized messages before it requires the main file, ` +

@@ -100,8 +100,21 @@ describe('production bundles', () => {
   it('extension.js is the launcher of extension-main.js, which has no import()', () => {
     // The manifest's `main` bundles nothing but itself and the code cache; extension-main.js may be
     // compiled from a V8 code cache, where Node 20 has no import().
-    assert.deepEqual(inputs('extension.js').sort(), ['src/extensionLauncher.ts', 'src/node/codeCache.ts']);
+    assert.deepEqual(inputs('extension.js').sort(), ['src/extensionLauncher.ts', 'src/node/codeCache.ts', 'src/node/threadCpu.ts']);
     assert.doesNotMatch(fs.readFileSync(path.join(outdir, 'extension-main.js'), 'utf8'), /(?<![\w$.])import\(/);
+  });
+
+  it('extension-main.js takes each name it uses from `vscode` and Node built-ins as a variable, copying no module object', () => {
+    // scripts/build.mjs `importedOnce`: `var m=require("vscode");var Uri=m.Uri,…`, not esbuild's copy of the
+    // whole module (a getter per name) in each file that imports it. Besides those, only the loads of the lazy files.
+    const text = fs.readFileSync(path.join(outdir, 'extension-main.js'), 'utf8');
+    const requires = [...text.matchAll(/(.{0,9})require\("(vscode|node:[\w/]+)"\)(.{0,16})/g)];
+    assert.ok(requires.some((match) => match[2] === 'vscode'), 'vscode is required');
+    for (const [whole, before, request, after] of requires) {
+      const lazyLoad = request === 'node:path' && before!.endsWith('require(') && after!.startsWith('.join(__dirname');
+      assert.ok(lazyLoad || (/[\w$]=$/.test(before!) && /^[;,]/.test(after!)), `${request} is required as a plain variable: …${whole}…`);
+    }
+    assert.equal(requires.filter((match) => match[2] === 'vscode').length, 1, 'vscode is required once');
   });
 
   it('loading and activating extension.js loads none of the lazy files', () => {
