@@ -12,8 +12,8 @@ describe('threadCpu', () => {
     const until = performance.now() + 30;
     while (performance.now() < until);
     const spent = threadCpuSince(started)!;
-    // A busy thread is on a core most of the 30 ms; any positive amount shows the clock is this thread's and moves.
-    assert.ok(spent > 0 && spent < 10_000, `spent ${spent} ms`);
+    // The loop ran on this thread, so its clock moved; how far is not asserted (no timing in tests).
+    assert.ok(Number.isFinite(spent) && spent > 0, `spent ${spent} ms`);
   });
 
   it('is undefined where Node cannot tell it, and since an unknown start', () => {
