@@ -169,7 +169,7 @@ const RESERVED = new Set(['default', 'delete', 'new', 'function', 'class', 'enum
  * one module of the bundle per such module. For `vscode` and Node's built-ins that module reads each name
  * once, in a pure expression, so esbuild keeps only the names our code uses and makes each a plain variable:
  * no object is copied at load, and a use is a variable, not a getter (`export *` of them copied ~700
- * getters at load, 2-6 ms of the real extension host's 18 ms of CPU for loading the extension, 2026-12-04).
+ * getters at load, 1-6 ms of the real extension host's ~18 ms of CPU for loading the extension, 2026-12-04).
  * The name is read when the bundle loads: these modules' top-level values (namespaces, classes, functions)
  * do not change. zod's stand-in is re-exported as it is (`export *`): reading its names would load zod.
  * Named and namespace imports only, which is all src/ uses of them.
