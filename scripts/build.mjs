@@ -3,7 +3,7 @@
 // (`--outdir` and `--metafile` are for bench/: a production bundle elsewhere, with what each input weighs.)
 import * as esbuild from 'esbuild';
 
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 
@@ -172,7 +172,7 @@ const RESERVED = new Set(['default', 'delete', 'new', 'function', 'class', 'enum
  * getters at load, 1-6 ms of the real extension host's ~18 ms of CPU for loading the extension, 2026-12-04).
  * The name is read when the bundle loads: these modules' top-level values (namespaces, classes, functions)
  * do not change. zod's stand-in is re-exported as it is (`export *`): reading its names would load zod.
- * Named and namespace imports only, which is all src/ uses of them.
+ * Named and namespace imports, and a built-in's default (the module: `import Module from 'node:module'`).
  * @type {import('esbuild').Plugin}
  */
 const importedOnce = {
@@ -186,10 +186,87 @@ const importedOnce = {
       const request = JSON.stringify(args.path);
       if (args.path === 'zod') return { loader: 'js', resolveDir: process.cwd(), contents: `export * from ${request};` };
       const reads = moduleNames(args.path).map((name) => `export const ${name} = /* @__PURE__ */ (() => m.${name})();`);
-      return { loader: 'js', resolveDir: process.cwd(), contents: [`const m = require(${request});`, ...reads].join('\n') };
+      // A built-in's default export is the module itself (`import Module from 'node:module'`).
+      const whole = args.path === 'vscode' ? [] : ['export default m;'];
+      return { loader: 'js', resolveDir: process.cwd(), contents: [`const m = require(${request});`, ...reads, ...whole].join('\n') };
     });
   },
 };
+
+/**
+ * The extension's core on first use (issue 13: load + activate in the real extension host). `extension-main.js`
+ * holds the VS Code glue (src/vscode/, src/extension.ts); everything it imports from elsewhere (the executor, the
+ * tools, the Node adapters, ACP, their packages) is `dist/extension-core.js`, loaded the first time the glue
+ * reads one of those imports, not when the extension activates (src/vscode/coreModules.ts).
+ * - In `extension-main.js` each such module is a stand-in: its export names (read here, from a bundle of the
+ *   module itself) are getters into the module in the core, so a class or function keeps one identity
+ *   (`instanceof CancellationError` holds on both sides) and each module has one copy.
+ * - `extension-core.js` is built once the glue's build has said which modules it imports: its entry maps each
+ *   module's id (its path from the repository root) to its namespace.
+ * Modules both sides may hold (`SHARED`), stateless and without classes, so that two copies change nothing: the
+ * loader's own, which cannot load the core through the core (the code cache; the thread's CPU clock, which
+ * activate() reads too), the artifacts' URI scheme, which activation registers a content provider for, and the
+ * agent's launch settings, which activation reads to know whether to start the agent bridge.
+ * @param {import('esbuild').BuildOptions} coreOptions how to build the core (the glue's options, less this plugin)
+ * @returns {import('esbuild').Plugin}
+ */
+function coreOnFirstUse(coreOptions) {
+  const LOADER = path.resolve('src/vscode/coreModules.ts');
+  const SHARED = new Set(['src/node/codeCache.ts', 'src/node/threadCpu.ts', 'src/executor/results/artifactLayout.ts', 'src/bridge/launch.ts'].map((file) => path.resolve(file)));
+  const glue = (file) => /[\\/]src[\\/](?:vscode[\\/]|extension\.ts$)/.test(file);
+  const idOf = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
+  /** @type {Map<string, string>} id → absolute path, of every module the glue imports from the core */
+  const modules = new Map();
+  /** @type {Map<string, Promise<string[]>>} */
+  const names = new Map();
+  const exportNames = (file) => {
+    let pending = names.get(file);
+    if (!pending) {
+      pending = esbuild
+        .build({ entryPoints: [file], bundle: true, write: false, format: 'esm', platform: 'node', packages: 'external', metafile: true, logLevel: 'silent' })
+        .then((result) => Object.values(result.metafile.outputs).flatMap((output) => output.exports));
+      names.set(file, pending);
+    }
+    return pending;
+  };
+  return {
+    name: 'core-on-first-use',
+    setup(build) {
+      build.onStart(() => modules.clear());
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.coreOnFirstUse || args.namespace !== 'file' || !glue(args.importer) || args.importer === LOADER) return undefined;
+        if (args.path === 'vscode' || args.path.startsWith('node:')) return undefined;
+        const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { coreOnFirstUse: true } });
+        if (resolved.errors.length > 0 || resolved.namespace !== 'file' || resolved.external || glue(resolved.path) || SHARED.has(resolved.path)) return resolved.errors.length > 0 ? { errors: resolved.errors } : resolved;
+        const id = idOf(resolved.path);
+        modules.set(id, resolved.path);
+        return { path: id, namespace: 'core-module', pluginData: { file: resolved.path } };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'core-module' }, async (args) => {
+        const exported = await exportNames(args.pluginData.file);
+        return {
+          loader: 'js',
+          resolveDir: process.cwd(),
+          contents: [
+            `const { coreModule } = require(${JSON.stringify(LOADER)});`,
+            "Object.defineProperty(exports, '__esModule', { value: true });",
+            `for (const name of ${JSON.stringify(exported)}) Object.defineProperty(exports, name, { enumerable: true, get: () => coreModule(${JSON.stringify(args.path)})[name] });`,
+          ].join('\n'),
+        };
+      });
+      build.onEnd(async (result) => {
+        if (result.errors.length > 0) return;
+        const entries = [...modules].sort(([a], [b]) => a.localeCompare(b));
+        const contents = [
+          ...entries.map(([, file], index) => `import * as m${index} from ${JSON.stringify(file)};`),
+          `export const modules = { ${entries.map(([id], index) => `${JSON.stringify(id)}: m${index}`).join(', ')} };`,
+        ].join('\n');
+        const core = await esbuild.build({ ...coreOptions, stdin: { contents, resolveDir: process.cwd(), sourcefile: 'extension-core-entry.js', loader: 'js' } });
+        if (metafile) writeFileSync(`${coreOptions.outfile}.meta.json`, JSON.stringify(core.metafile));
+      });
+    },
+  };
+}
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -211,10 +288,19 @@ const targets = [
   {
     ...common,
     entryPoints: ['src/extension.ts'],
-    // The extension proper, which the launcher below loads (with a V8 code cache where it can).
+    // The extension proper, which the launcher below loads (with a V8 code cache where it can); its core
+    // (`extension-core.js`) is loaded on first use.
     outfile: `${outdir}/extension-main.js`,
     external: ['vscode'],
-    plugins: [importedOnce, ...common.plugins, lazyZod, lazyAgentBridge, lazyAcpSdk, lazyUnbash],
+    plugins: [
+      coreOnFirstUse({ ...common, outfile: `${outdir}/extension-core.js`, external: ['vscode'], plugins: [importedOnce, ...common.plugins, lazyZod, lazyAcpSdk, lazyUnbash] }),
+      importedOnce,
+      ...common.plugins,
+      lazyZod,
+      lazyAgentBridge,
+      lazyAcpSdk,
+      lazyUnbash,
+    ],
   },
   // The extension's `main` (package.json): a few KB that start `extension-main.js` (src/extensionLauncher.ts).
   { ...common, plugins: [], banner: {}, define: {}, entryPoints: ['src/extensionLauncher.ts'], outfile: `${outdir}/extension.js` },
@@ -251,7 +337,6 @@ if (watch) {
 } else {
   const results = await Promise.all(targets.map((options) => esbuild.build(options)));
   if (metafile) {
-    const { writeFileSync } = await import('node:fs');
     results.forEach((result, index) => writeFileSync(`${targets[index].outfile}.meta.json`, JSON.stringify(result.metafile)));
   }
 }

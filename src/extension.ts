@@ -10,6 +10,8 @@ import { createRedactor } from './executor/results/redaction/redactor';
 import { NodeArtifactStore } from './node/artifacts/nodeArtifactStore';
 import { NodeWorkspaceSnapshotter } from './node/snapshot/nodeSnapshotter';
 import { threadCpuMs, threadCpuSince } from './node/threadCpu';
+import { coreLoad } from './vscode/coreModules';
+import { lazily } from './vscode/lazily';
 import { defaultProcessSupervisor, findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
 import type { LaunchInfo } from './extensionLauncher';
 import type { AgentToolExecutorApi } from './vscode/api';
@@ -40,9 +42,36 @@ const CONFIG_SECTION = 'agentToolExecutor';
 
 let endSession: (() => Promise<void>) | undefined;
 
+/** What the core is started with: what activation made, which the core's parts use. */
+interface CoreWiring {
+  readonly context: vscode.ExtensionContext;
+  readonly sessionId: string;
+  readonly logger: OutputChannelLogger;
+  readonly workspaceFolders: string[];
+  readonly approvalClient: ModalApprovalClient;
+  readonly redactor: LiveRedactor;
+  readonly view: ToolCallsView;
+}
+
+/** The core's parts that activation's parts use, made when first used. */
+interface Core {
+  readonly executor: ToolExecutor;
+  readonly registry: ToolRegistry;
+  readonly permissions: SettingsPermissions;
+  readonly artifactStore: NodeArtifactStore;
+  readonly externalTools: ExternalTools;
+  /** Ends what the core started: the executor's calls, their processes, the watcher, the session's artifacts. */
+  end(): Promise<void>;
+}
+
 /**
  * `launch`: how `dist/extension.js` loaded this file (src/extensionLauncher.ts); absent when something
  * loads it directly. Both are logged with `activated`: our own share of VS Code's activation time.
+ *
+ * Activation registers what VS Code shows and asks for (commands, tools, the participant, views, content
+ * providers) and nothing that needs the executor: the executor, the tools and their adapters (the core,
+ * `dist/extension-core.js` in the bundle) are loaded and started by `startCore`, the first time one of
+ * them is used (issue 13: load + activate in the real extension host).
  */
 export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo): AgentToolExecutorApi {
   const activateStarted = performance.now();
@@ -52,21 +81,136 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   subscriptions.push(channel);
   const logger = new OutputChannelLogger(channel);
   const sessionId = randomUUID();
-
-  // 1. Ports → adapters.
-  // The extension host runs on Node next to the storage folder, so the CLI's store serves here too.
   const storageRoot = context.storageUri ?? context.globalStorageUri;
-  const artifactStore = new NodeArtifactStore({ root: storageRoot.fsPath });
-  void artifactStore.prune(sessionId).catch((error) => logger.warn('artifacts.prune_failed', { error: String(error) }));
-  // Diff editors for proposed changes (the approval's Review Diff) and finished ones (results, chat).
-  const snapshots = new SnapshotContentProvider();
-  const diffOpener = new DiffEditorOpener(snapshots);
-  const approvalClient = new ModalApprovalClient((change) => diffOpener.openProposed(change));
+
   // The executor keeps this array; it is updated in place when folders are added or removed.
   const workspaceFolders: string[] = [];
   const syncFolders = () => workspaceFolders.splice(0, workspaceFolders.length, ...(vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath));
   syncFolders();
   subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(syncFolders));
+  // Diff editors for proposed changes (the approval's Review Diff) and finished ones (results, chat).
+  const snapshots = new SnapshotContentProvider();
+  const diffOpener = new DiffEditorOpener(snapshots);
+  const approvalClient = new ModalApprovalClient((change) => diffOpener.openProposed(change));
+  // Redaction patterns apply from the next result on when the user changes them (built on first use).
+  const redactor = new LiveRedactor(() => redactorFromSettings(vscode.workspace.getConfiguration(CONFIG_SECTION), logger));
+  subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(`${CONFIG_SECTION}.redaction.patterns`) && redactor.reload()),
+  );
+
+  // 1. What the user sees: diff editors, results, artifacts; the window's turns and calls, live, with their
+  //    timelines, and a status bar count (the calls come once the core has started).
+  const results = new ResultsDocuments();
+  const diffLinks = new DiffLinks(diffOpener);
+  let started: Core | undefined;
+  const core = (): Core => (started ??= startCore({ context, sessionId, logger, workspaceFolders, approvalClient, redactor, view }));
+  const executor = lazily(() => core().executor);
+  const permissions = lazily(() => core().permissions);
+  const artifacts = new ArtifactOpener(lazily(() => core().artifactStore));
+  const view = new ToolCallsView({ diffLinks, artifacts, results, workDir: () => workspaceFolders[0] });
+  const runCommand = new RunToolCallsCommand(executor, diffOpener, results, () => workspaceFolders[0]);
+  subscriptions.push(
+    snapshots,
+    results,
+    view,
+    vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, snapshots),
+    vscode.workspace.registerTextDocumentContentProvider(RESULTS_SCHEME, results),
+    vscode.workspace.registerTextDocumentContentProvider(ARTIFACT_SCHEME, artifacts),
+    vscode.languages.registerDocumentLinkProvider({ scheme: RESULTS_SCHEME }, results),
+    vscode.commands.registerCommand('agentToolExecutor.showLog', () => channel.show()),
+    vscode.commands.registerCommand(RUN_TOOL_CALLS_COMMAND, (calls?: unknown, options?: object) => runCommand.run(calls, options)),
+    vscode.commands.registerCommand(OPEN_ARTIFACT_COMMAND, (uri: string | vscode.Uri) => artifacts.open(uri)),
+    diffLinks,
+    registerRulesList(permissions),
+  );
+
+  // 2. Our tools for every agent (vscode.lm.registerTool), through this executor; the other extensions' and MCP
+  //    servers' tools the user picked (agentToolExecutor.externalTools.include) join its registry with the core.
+  subscriptions.push(registerOwnLanguageModelTools({ executor, redactor }, declaredLanguageModelTools(context.extension.packageJSON), logger));
+
+  // 3. `@executor` in the chat panel; with agentToolExecutor.agent.command set, prompts go to that agent
+  //    (its own process, over JSON-RPC; src/vscode/bridge/, loaded only once an agent is configured).
+  const agent = new AgentBridge({ executor, logger, version: String(context.extension.packageJSON.version), participantId: PARTICIPANT_ID, redactor, diffLinks, workspaceFolders: () => workspaceFolders });
+  subscriptions.push(agent);
+  //    Or to an ACP agent (agentToolExecutor.acp.agents, chosen by agentToolExecutor.chat.agent or /agent;
+  //    src/vscode/acp/): its file, terminal and permission requests run through this executor too.
+  const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version: String(context.extension.packageJSON.version), workspaceFolders: () => workspaceFolders });
+  const acpChat = new AcpChat(acpAgents, { redactor, diffLinks, workspaceFolders: () => workspaceFolders });
+  subscriptions.push(acpAgents);
+  subscriptions.push(
+    registerChatParticipant(
+      {
+        participantId: PARTICIPANT_ID,
+        executor,
+        redactor,
+        diffLinks,
+        policy: permissions,
+        workspaceFolders: () => workspaceFolders,
+        maxRounds: () => vscode.workspace.getConfiguration(CONFIG_SECTION).get<number>('chat.maxRounds') ?? DEFAULT_MAX_ROUNDS,
+        refreshTools: () => core().externalTools.sync(),
+      },
+      context.extensionUri,
+      agent,
+      acpChat,
+      // A request starts the core at once, while the model thinks: its first call does not wait for it.
+      () => void core(),
+    ),
+  );
+
+  endSession = async () => {
+    await agent.stop();
+    await acpAgents.closeAll();
+    await started?.end();
+  };
+  // Ended with the rest of what the extension created too; `deactivate` awaits it, and runs it once.
+  subscriptions.push({ dispose: () => void deactivate() });
+  // The scripted, offline model of `npm start`; registered only while agentToolExecutor.demoModel.enabled is on.
+  subscriptions.push(registerDemoModel(logger));
+  // Our own time, measured here: VS Code's "Load Code" of an extension also spans whatever the extension host
+  // runs between starting to load it and loading it, such as the extensions activated before it by the same event.
+  // With this thread's CPU time in each: the rest of the wall time it waited for a core.
+  const ownMs = { loadMs: round(launch?.loadMs), activateMs: round(performance.now() - activateStarted), loadCpuMs: round(launch?.loadCpuMs), activateCpuMs: round(threadCpuSince(activateCpuStarted)) };
+  logger.info('activated', { sessionId, storage: storageRoot.toString(), ...ownMs, codeCache: launch?.codeCache ?? 'not loaded by the launcher' });
+
+  const api: AgentToolExecutorApi = {
+    get executor() {
+      return core().executor;
+    },
+    get registry() {
+      return core().registry;
+    },
+    runToolCalls: (calls, options) => runCommand.run(calls, options),
+    openArtifact: (uri) => artifacts.open(uri),
+  };
+  if (context.extensionMode === vscode.ExtensionMode.Test) {
+    Object.assign(api, {
+      testing: {
+        setApprovalResponder: (responder) => approvalClient.setResponder(responder),
+        storageRoot,
+        reloadPermissions: () => core().permissions.reload(),
+        permissionRules: () => core().permissions.rules,
+        removePermissionRule: (rule) => core().permissions.removeRule(rule),
+        acpPrompt: (name, request, stream, token) => acpChat.handle(request, name, stream, token),
+        coreStarted: () => started !== undefined,
+      } satisfies NonNullable<AgentToolExecutorApi['testing']>,
+    });
+  }
+  return api;
+}
+
+/**
+ * The core: the executor with its ports' adapters and its tools, started the first time activation's parts
+ * need it. Logged as `core.started`, with what loading its code took (`dist/extension-core.js`) and starting it.
+ */
+function startCore(wiring: CoreWiring): Core {
+  const started = performance.now();
+  const cpuStarted = threadCpuMs();
+  const { context, sessionId, logger, workspaceFolders, approvalClient, redactor, view } = wiring;
+  const subscriptions = context.subscriptions;
+  // The extension host runs on Node next to the storage folder, so the CLI's store serves here too.
+  const storageRoot = context.storageUri ?? context.globalStorageUri;
+  const artifactStore = new NodeArtifactStore({ root: storageRoot.fsPath });
+  void artifactStore.prune(sessionId).catch((error) => logger.warn('artifacts.prune_failed', { error: String(error) }));
   // W's walk before and after each non-read-only call, plus a watcher for what the walk misses.
   // The CLI's watcher feed: VS Code's own watcher (1.139, remote server) did not report writes
   // to files in new nested folders in our tests, so it cannot fill the walk's blind spot.
@@ -84,16 +228,10 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   const rgPath = findVsCodeRipgrep(vscode.env.appRoot);
   const sandboxWiring = { sandbox, ignoreFiles: () => agentIgnore.ignored.sources(), ripgrep: rgPath };
   const permissions = new SettingsPermissions(() => workspaceFolders, logger, agentIgnore.ignored, sandboxWiring);
-  subscriptions.push(permissions, registerRulesList(permissions));
+  subscriptions.push(permissions);
   void permissions.reload();
 
-  // 2. The executor.
   const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
-  // Redaction patterns apply from the next result on when the user changes them.
-  const redactor = new LiveRedactor(() => redactorFromSettings(vscode.workspace.getConfiguration(CONFIG_SECTION), logger));
-  subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(`${CONFIG_SECTION}.redaction.patterns`) && redactor.reload()),
-  );
   const registry = new ToolRegistry();
   const executor = new ToolExecutor({
     registry,
@@ -113,89 +251,32 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   // Concurrency and the default timeout follow their settings without a reload.
   subscriptions.push(applyExecutorSettingsLive(executor));
   subscriptions.push({ dispose: registerBuiltinTools(registry, { backgroundTasks: executor, rgPath, sandbox }) });
-  // Our tools for every agent (vscode.lm.registerTool), and the other extensions' and MCP servers' tools
-  // the user picked (agentToolExecutor.externalTools.include), both through this executor.
-  subscriptions.push(registerOwnLanguageModelTools({ executor, redactor }, declaredLanguageModelTools(context.extension.packageJSON), logger));
   const externalTools = new ExternalTools(registry, logger);
   subscriptions.push(externalTools);
+  view.attach(executor);
 
-  // 3. What the user sees: diff editors, results, artifacts.
-  const results = new ResultsDocuments();
-  const artifacts = new ArtifactOpener(artifactStore);
-  const runCommand = new RunToolCallsCommand(executor, diffOpener, results, () => workspaceFolders[0]);
-  const diffLinks = new DiffLinks(diffOpener);
-  subscriptions.push(
-    snapshots,
-    results,
-    vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, snapshots),
-    vscode.workspace.registerTextDocumentContentProvider(RESULTS_SCHEME, results),
-    vscode.workspace.registerTextDocumentContentProvider(ARTIFACT_SCHEME, artifacts),
-    vscode.languages.registerDocumentLinkProvider({ scheme: RESULTS_SCHEME }, results),
-    vscode.commands.registerCommand('agentToolExecutor.showLog', () => channel.show()),
-    vscode.commands.registerCommand(RUN_TOOL_CALLS_COMMAND, (calls?: unknown, options?: object) => runCommand.run(calls, options)),
-    vscode.commands.registerCommand(OPEN_ARTIFACT_COMMAND, (uri: string | vscode.Uri) => artifacts.open(uri)),
-    diffLinks,
-  );
-
-  // The window's turns and calls, live, with their timelines; a status bar count.
-  subscriptions.push(new ToolCallsView({ executor, diffLinks, artifacts, results, workDir: () => workspaceFolders[0] }));
-
-  // 4. `@executor` in the chat panel; with agentToolExecutor.agent.command set, prompts go to that agent
-  //    (its own process, over JSON-RPC; src/vscode/bridge/, loaded only once an agent is configured).
-  const agent = new AgentBridge({ executor, logger, version: String(context.extension.packageJSON.version), participantId: PARTICIPANT_ID, redactor, diffLinks, workspaceFolders: () => workspaceFolders });
-  subscriptions.push(agent);
-  //    Or to an ACP agent (agentToolExecutor.acp.agents, chosen by agentToolExecutor.chat.agent or /agent;
-  //    src/vscode/acp/): its file, terminal and permission requests run through this executor too.
-  const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version: String(context.extension.packageJSON.version), workspaceFolders: () => workspaceFolders });
-  const acpChat = new AcpChat(acpAgents, { redactor, diffLinks, workspaceFolders: () => workspaceFolders });
-  subscriptions.push(acpAgents);
-  subscriptions.push(
-    registerChatParticipant(
-      {
-        participantId: PARTICIPANT_ID,
-        executor,
-        redactor,
-        diffLinks,
-        policy: permissions,
-        workspaceFolders: () => workspaceFolders,
-        maxRounds: () => vscode.workspace.getConfiguration(CONFIG_SECTION).get<number>('chat.maxRounds') ?? DEFAULT_MAX_ROUNDS,
-        refreshTools: () => externalTools.sync(),
-      },
-      context.extensionUri,
-      agent,
-      acpChat,
-    ),
-  );
-
-  endSession = async () => {
-    await agent.stop();
-    await acpAgents.closeAll();
-    await artifactStore.endSession(sessionId);
-    await executor.dispose();
-    // Shell commands still running when VS Code closes die with their whole process tree.
-    await defaultProcessSupervisor.dispose();
-    await snapshotter.dispose();
-  };
-  // Ended with the rest of what the extension created too; `deactivate` awaits it, and runs it once.
-  subscriptions.push({ dispose: () => void deactivate() });
-  // The scripted, offline model of `npm start`; registered only while agentToolExecutor.demoModel.enabled is on.
-  subscriptions.push(registerDemoModel(logger));
-  // Our own time, measured here: VS Code's "Load Code" of an extension also spans whatever the extension host
-  // runs between starting to load it and loading it, such as the extensions activated before it by the same event.
-  // With this thread's CPU time in each: the rest of the wall time it waited for a core.
-  const ownMs = { loadMs: round(launch?.loadMs), activateMs: round(performance.now() - activateStarted), loadCpuMs: round(launch?.loadCpuMs), activateCpuMs: round(threadCpuSince(activateCpuStarted)) };
-  logger.info('activated', { sessionId, storage: storageRoot.toString(), ...ownMs, codeCache: launch?.codeCache ?? 'not loaded by the launcher' });
-
-  const api: AgentToolExecutorApi = {
+  const code = coreLoad();
+  logger.info('core.started', {
+    startMs: round(performance.now() - started),
+    startCpuMs: round(threadCpuSince(cpuStarted)),
+    loadMs: round(code?.loadMs),
+    loadCpuMs: round(code?.loadCpuMs),
+    codeCache: code?.codeCache ?? 'not loaded on first use',
+  });
+  return {
     executor,
     registry,
-    runToolCalls: (calls, options) => runCommand.run(calls, options),
-    openArtifact: (uri) => artifacts.open(uri),
+    permissions,
+    artifactStore,
+    externalTools,
+    end: async () => {
+      await artifactStore.endSession(sessionId);
+      await executor.dispose();
+      // Shell commands still running when VS Code closes die with their whole process tree.
+      await defaultProcessSupervisor.dispose();
+      await snapshotter.dispose();
+    },
   };
-  if (context.extensionMode === vscode.ExtensionMode.Test) {
-    return { ...api, testing: { setApprovalResponder: (responder) => approvalClient.setResponder(responder), storageRoot, reloadPermissions: () => permissions.reload(), permissionRules: () => permissions.rules, removePermissionRule: (rule) => permissions.removeRule(rule), acpPrompt: (name, request, stream, token) => acpChat.handle(request, name, stream, token) } };
-  }
-  return api;
 }
 
 /** Milliseconds to a tenth, for the log. */

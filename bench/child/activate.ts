@@ -1,7 +1,7 @@
 // Child of the bundle row: loads a bundled extension.js in plain Node with a minimal `vscode` stub
 // (a proxy that answers every API with a harmless value) and times require + activate(). The real
 // extension host adds its own costs; this measures what the bundle itself costs to load and start.
-// Usage: node out/bench/child/activate.js path/to/extension.js
+// Usage: node out/bench/child/activate.js path/to/extension.js [--first-use]
 import Module from 'node:module';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,7 +72,9 @@ const context = {
   logUri: stub('logUri'),
   extension: { id: 'agent-tool-executor.agent-tool-executor', packageJSON: JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')), extensionUri: stub('extensionUri') },
 };
-extension.activate(context);
+const api = extension.activate(context) as { registry: { names(): string[] } };
 const activated = performance.now();
-process.stdout.write(`${JSON.stringify({ loadMs: loaded - started, activateMs: activated - loaded })}\n`);
+// `--first-use`: then what the first use costs, which loads and starts the core (src/vscode/coreModules.ts).
+const firstUse = process.argv.includes('--first-use') ? { tools: api.registry.names().length, firstUseMs: performance.now() - activated } : {};
+process.stdout.write(`${JSON.stringify({ loadMs: loaded - started, activateMs: activated - loaded, ...firstUse })}\n`);
 process.exit(0);

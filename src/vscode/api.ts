@@ -8,6 +8,7 @@ import type { ApprovalResponder } from './approvalDialog';
 import type { RunToolCallsOptions } from './runToolCallsCommand';
 
 export interface AgentToolExecutorApi {
+  /** Reading it starts the executor (the extension starts it on first use, not when it activates). */
   readonly executor: ToolExecutor;
   /** `registry.register(def)` adds a tool; call the returned function to remove it. */
   readonly registry: ToolRegistry;
@@ -33,4 +34,6 @@ export interface AgentToolExecutorTesting {
   removePermissionRule(rule: PermissionRule): Promise<boolean>;
   /** Runs a prompt through `@executor`'s ACP path with the named agent (src/vscode/acp/), into `stream`. */
   acpPrompt?(agent: string, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
+  /** Whether the executor and its tools have started (they start on first use). */
+  coreStarted?(): boolean;
 }

@@ -19,8 +19,10 @@ export interface AgentRouter {
   handle(request: vscode.ChatRequest, name: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
 }
 
-export function registerChatParticipant(host: CommandHost, extensionUri: vscode.Uri, agent?: PromptForwarder, router?: AgentRouter): vscode.Disposable {
+/** `onRequest`: called as each request comes, before it is handled. */
+export function registerChatParticipant(host: CommandHost, extensionUri: vscode.Uri, agent?: PromptForwarder, router?: AgentRouter, onRequest?: () => void): vscode.Disposable {
   const handler: vscode.ChatRequestHandler = (request, context, stream, token) => {
+    onRequest?.();
     switch (request.command) {
       case 'tools':
         return listTools(host, stream, token);

@@ -5,18 +5,31 @@ import type { Logger } from '../../executor/ports/logger';
 import { ExecutorLanguageModelTool, type LmToolHost } from './executorLmTool';
 import { lmToolNameOf } from './toolNames';
 
-/** `declared`: the manifest's `contributes.languageModelTools`. */
+/**
+ * `declared`: the manifest's `contributes.languageModelTools`. Each is registered now; the registry's tool behind
+ * it is looked up when it is first prepared or invoked, so registering starts no executor (issue 13).
+ */
 export function registerOwnLanguageModelTools(host: LmToolHost, declared: readonly { readonly name: string }[], logger: Logger): vscode.Disposable {
-  const byLmName = new Map(host.executor.registry.names().map((name) => [lmToolNameOf(name), name]));
-  const registrations: vscode.Disposable[] = [];
-  for (const { name } of declared) {
+  let byLmName: Map<string, string> | undefined;
+  const tools = new Map<string, ExecutorLanguageModelTool>();
+  const toolFor = (name: string): ExecutorLanguageModelTool => {
+    let tool = tools.get(name);
+    if (tool) return tool;
+    byLmName ??= new Map(host.executor.registry.names().map((registryName) => [lmToolNameOf(registryName), registryName]));
     const toolName = byLmName.get(name);
     if (!toolName) {
       logger.warn('lmTools.declared_without_tool', { name });
-      continue;
+      throw new Error(`Agent Tool Executor declares the tool ${name} but has no tool behind it.`);
     }
-    registrations.push(vscode.lm.registerTool(name, new ExecutorLanguageModelTool(toolName, host)));
-  }
+    tools.set(name, (tool = new ExecutorLanguageModelTool(toolName, host)));
+    return tool;
+  };
+  const registrations = declared.map(({ name }) =>
+    vscode.lm.registerTool<object>(name, {
+      prepareInvocation: (options) => toolFor(name).prepareInvocation(options),
+      invoke: (options, token) => toolFor(name).invoke(options, token),
+    }),
+  );
   logger.info('lmTools.registered', { count: registrations.length });
   return vscode.Disposable.from(...registrations);
 }

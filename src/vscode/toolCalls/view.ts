@@ -31,7 +31,6 @@ const ICONS: Readonly<Record<CallRecord['status'], vscode.ThemeIcon>> = {
 type Node = { readonly kind: 'turn'; readonly turn: TurnRecord } | { readonly kind: 'call'; readonly turn: TurnRecord; readonly call: CallRecord };
 
 export interface ToolCallsViewDeps {
-  readonly executor: ToolExecutor;
   readonly diffLinks: DiffLinks;
   readonly artifacts: ArtifactOpener;
   readonly results: ResultsDocuments;
@@ -51,12 +50,7 @@ export class ToolCallsView implements vscode.TreeDataProvider<Node>, vscode.Disp
   constructor(private readonly deps: ToolCallsViewDeps) {
     this.status.name = 'Agent Tool Executor';
     this.status.command = SHOW_TOOL_CALLS_COMMAND;
-    const unsubscribe = deps.executor.onEvent((event) => {
-      const turn = this.model.apply(event);
-      if (turn) this.scheduleRefresh(turn.turnId);
-    });
     this.disposables.push(
-      { dispose: unsubscribe },
       this.changed,
       this.timelines,
       this.status,
@@ -65,6 +59,15 @@ export class ToolCallsView implements vscode.TreeDataProvider<Node>, vscode.Disp
       vscode.commands.registerCommand(SHOW_TIMELINE_COMMAND, (node?: Node | string) => this.showTimeline(node)),
       vscode.commands.registerCommand(SHOW_TOOL_CALLS_COMMAND, () => vscode.commands.executeCommand(`${TOOL_CALLS_VIEW}.focus`)),
     );
+  }
+
+  /** Shows `executor`'s turns and calls from now on (the extension starts its executor on first use). */
+  attach(executor: Pick<ToolExecutor, 'onEvent'>): void {
+    const unsubscribe = executor.onEvent((event) => {
+      const turn = this.model.apply(event);
+      if (turn) this.scheduleRefresh(turn.turnId);
+    });
+    this.disposables.push({ dispose: unsubscribe });
   }
 
   getTreeItem(node: Node): vscode.TreeItem {

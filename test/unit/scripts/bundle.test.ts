@@ -53,7 +53,7 @@ describe('production bundles', () => {
   });
 
   it('vscode-jsonrpc and zod each have one copy among the files the extension loads', () => {
-    const files = ['extension.js', 'extension-main.js', ...Object.keys(LAZY)];
+    const files = ['extension.js', 'extension-main.js', 'extension-core.js', ...Object.keys(LAZY)];
     for (const [pattern, only] of [[/node_modules\/vscode-jsonrpc\//, 'agent-bridge.js'], [/node_modules\/zod\//, 'zod.js']] as const) {
       assert.deepEqual(files.filter((file) => inputs(file).some((input) => pattern.test(input))), [only], `${pattern} only in ${only}`);
     }
@@ -104,17 +104,37 @@ describe('production bundles', () => {
     assert.doesNotMatch(fs.readFileSync(path.join(outdir, 'extension-main.js'), 'utf8'), /(?<![\w$.])import\(/);
   });
 
-  it('extension-main.js takes each name it uses from `vscode` and Node built-ins as a variable, copying no module object', () => {
+  it('extension-main.js and extension-core.js take each name they use from `vscode` and Node built-ins as a variable, copying no module object', () => {
     // scripts/build.mjs `importedOnce`: `var m=require("vscode");var Uri=m.Uri,…`, not esbuild's copy of the
     // whole module (a getter per name) in each file that imports it. Besides those, only the loads of the lazy files.
-    const text = fs.readFileSync(path.join(outdir, 'extension-main.js'), 'utf8');
-    const requires = [...text.matchAll(/(.{0,9})require\("(vscode|node:[\w/]+)"\)(.{0,16})/g)];
-    assert.ok(requires.some((match) => match[2] === 'vscode'), 'vscode is required');
-    for (const [whole, before, request, after] of requires) {
-      const lazyLoad = request === 'node:path' && before!.endsWith('require(') && after!.startsWith('.join(__dirname');
-      assert.ok(lazyLoad || (/[\w$]=$/.test(before!) && /^[;,]/.test(after!)), `${request} is required as a plain variable: …${whole}…`);
+    for (const file of ['extension-main.js', 'extension-core.js']) {
+      const text = fs.readFileSync(path.join(outdir, file), 'utf8');
+      const requires = [...text.matchAll(/(.{0,9})require\("(vscode|node:[\w/]+)"\)(.{0,16})/g)];
+      for (const [whole, before, request, after] of requires) {
+        const lazyLoad = request === 'node:path' && before!.endsWith('require(') && after!.startsWith('.join(__dirname');
+        assert.ok(lazyLoad || (/[\w$]=$/.test(before!) && /^[;,]/.test(after!)), `${file}: ${request} is required as a plain variable: …${whole}…`);
+      }
+      // The core is the executor and its tools: no `vscode` (src/executor never imports it, nor do the tools).
+      assert.equal(requires.filter((match) => match[2] === 'vscode').length, file === 'extension-main.js' ? 1 : 0, `${file}: vscode is required ${file === 'extension-main.js' ? 'once' : 'nowhere'}`);
     }
-    assert.equal(requires.filter((match) => match[2] === 'vscode').length, 1, 'vscode is required once');
+  });
+
+  it('extension-main.js is the VS Code glue and extension-core.js the rest, with one copy of each module but a few stateless ones', () => {
+    // scripts/build.mjs `coreOnFirstUse`: what the glue imports from the executor, the tools and the adapters is a
+    // stand-in that reads it from the core, so a class has one identity (`instanceof`) and a module one state.
+    const glue = (input: string) => input === 'src/extension.ts' || input.startsWith('src/vscode/');
+    const main = inputs('extension-main.js').filter((input) => input.startsWith('src/') || input.startsWith('node_modules/'));
+    const core = inputs('extension-core.js').filter((input) => input.startsWith('src/') || input.startsWith('node_modules/'));
+    assert.ok(main.includes('src/extension.ts') && main.includes('src/vscode/coreModules.ts'), 'the glue is in extension-main.js');
+    assert.ok(core.includes('src/executor/executor.ts') && core.includes('src/tools/index.ts'), 'the executor and the tools are in extension-core.js');
+    assert.deepEqual(core.filter(glue), [], 'no glue in extension-core.js');
+    const shared = main.filter((input) => !glue(input));
+    assert.deepEqual(shared.sort(), ['src/bridge/launch.ts', 'src/executor/results/artifactLayout.ts', 'src/node/codeCache.ts', 'src/node/threadCpu.ts']);
+    for (const input of shared) {
+      // Two copies of such a module are as good as one: no class (an identity), no module-level variable (a state).
+      const source = fs.readFileSync(path.join(ROOT, input), 'utf8');
+      assert.doesNotMatch(source, /^(?:export )?(?:abstract )?class |^(?:export )?(?:let|var) /m, `${input} is stateless and has no class`);
+    }
   });
 
   it('loading and activating extension.js loads none of the lazy files', () => {
@@ -131,5 +151,16 @@ describe('production bundles', () => {
     assert.ok(line, run.stderr);
     const loaded = JSON.parse(line.slice('LOADED '.length)) as string[];
     assert.deepEqual(loaded.filter((file) => file !== 'report-loaded.js').sort(), ['extension-main.js', 'extension.js']);
+  });
+
+  it("the first use of the executor loads extension-core.js, and its tools are there", () => {
+    const child = path.join(ROOT, 'out', 'bench', 'child', 'activate.js');
+    const preload = path.join(outdir, 'report-loaded.js');
+    const run = spawnSync(process.execPath, ['--require', preload, child, path.join(outdir, 'extension.js'), '--first-use'], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const loaded = JSON.parse(run.stderr.split('\n').find((text) => text.startsWith('LOADED '))!.slice('LOADED '.length)) as string[];
+    assert.ok(loaded.includes('extension-core.js'), `loaded: ${loaded.join(', ')}`);
+    const { tools } = JSON.parse(run.stdout) as { tools: number };
+    assert.ok(tools >= 8, `${tools} tools registered`);
   });
 });
