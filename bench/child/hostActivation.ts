@@ -27,6 +27,8 @@ const COPY_ATTEMPTS = 5;
 const COPY_RETRY_MS = 500;
 /** A cold start waits at most this long for the code cache (the extension writes it 5 s after activating). */
 const CACHE_WAIT_MS = 20_000;
+/** How long the first use may take to log `core.started` (it takes well under a second). */
+const FIRST_USE_WAIT_MS = 20_000;
 
 export interface HostActivation {
   /** Running Extensions' "Activation: N ms" (VS Code shows code loading + activate call). */
@@ -47,6 +49,12 @@ export interface HostActivation {
   /** The extension host thread's CPU time in each (`loadCpuMs`, `activateCpuMs`); the rest is waiting for a core. */
   readonly ownLoadCpuMs: number;
   readonly ownActivateCpuMs: number;
+  /**
+   * The first use, after the measures above: "Agent Tool Executor: Permission Rules…" reads the rules, which starts
+   * the core (src/extension.ts `startCore`), logged as `core.started`: loading and running extension-core.js, and
+   * starting the executor with its tools and adapters, each with the thread's CPU time, and the core's code cache.
+   */
+  readonly firstUse: { readonly loadMs: number; readonly loadCpuMs: number; readonly startMs: number; readonly startCpuMs: number; readonly codeCache: string };
   /** The other extensions the same event activated (`onStartupFinished`), with their Load Code (ms). */
   readonly batchMates: ReadonlyArray<{ readonly id: string; readonly codeLoadingMs: number }>;
   /** Whether the start found the extension's code cache (`warm`), wrote it (`cold`), or ran without BENCH_CACHE_HOME. */
@@ -104,7 +112,7 @@ function statsRows(text: string): StatsRow[] {
   return rows;
 }
 
-/** A number field of the extension's `activated` log line. */
+/** A number field of one of the extension's log lines. */
 function logged(fields: Record<string, unknown>, name: string): number {
   const value = fields[name];
   if (typeof value !== 'number') throw new Error(`the activated log line has no number ${name}: ${JSON.stringify(fields)}`);
@@ -122,7 +130,10 @@ async function main(): Promise<void> {
   // Waits until the extension's log says it activated (test/e2e/workbench.ts).
   const cacheHome = process.env.BENCH_CACHE_HOME;
   const codeCache = cacheHome ? path.join(cacheHome, 'agent-tool-executor', 'code-cache') : undefined;
-  const cached = () => (codeCache && fs.existsSync(codeCache) ? fs.readdirSync(codeCache).some((name) => /^extension-main\.js\..*\.v8cache$/.test(name)) : false);
+  const cached = () => {
+    const names = codeCache && fs.existsSync(codeCache) ? fs.readdirSync(codeCache) : [];
+    return ['extension-main', 'extension-core'].every((file) => names.some((name) => name.startsWith(`${file}.js.`) && name.endsWith('.v8cache')));
+  };
   const warm = cached();
   const workbench = await Workbench.start(undefined, cacheHome ? { cacheHome } : {});
   let result: HostActivation | undefined;
@@ -150,8 +161,20 @@ async function main(): Promise<void> {
     const perfShot = await workbench.screenshot(`bench-host-activation-perf-${suffix}`);
     const match = /Activation: (\d+)ms/.exec(running);
     if (!match) throw new Error(`unexpected Running Extensions text: ${running}`);
-    result = { runningViewMs: Number(match[1]), ...stats, ownLoadMs: logged(own, 'loadMs'), ownActivateMs: logged(own, 'activateMs'), ownLoadCpuMs: logged(own, 'loadCpuMs'), ownActivateCpuMs: logged(own, 'activateCpuMs'), batchMates, codeCache: codeCache ? (warm ? 'warm' : 'cold') : 'none', screenshots: [runningShot, perfShot].map((file) => path.relative(process.cwd(), file)) };
-    // The extension writes its code cache a few seconds after a cold activation (src/extensionLauncher.ts).
+    // The core starts on first use: nothing above may have started it.
+    if (workbench.loggedFields('core.started') !== undefined) throw new Error('the extension started its core before its first use');
+    await page.keyboard.press('Escape');
+    await workbench.runCommand('Agent Tool Executor: Permission Rules…');
+    let core = workbench.loggedFields('core.started');
+    for (let waited = 0; core === undefined && waited < FIRST_USE_WAIT_MS; waited += 100) {
+      await page.waitForTimeout(100);
+      core = workbench.loggedFields('core.started');
+    }
+    if (core === undefined) throw new Error(`Permission Rules did not start the core within ${FIRST_USE_WAIT_MS} ms`);
+    const firstUse = { loadMs: logged(core, 'loadMs'), loadCpuMs: logged(core, 'loadCpuMs'), startMs: logged(core, 'startMs'), startCpuMs: logged(core, 'startCpuMs'), codeCache: String(core.codeCache) };
+    result = { runningViewMs: Number(match[1]), ...stats, ownLoadMs: logged(own, 'loadMs'), ownActivateMs: logged(own, 'activateMs'), ownLoadCpuMs: logged(own, 'loadCpuMs'), ownActivateCpuMs: logged(own, 'activateCpuMs'), firstUse, batchMates, codeCache: codeCache ? (warm ? 'warm' : 'cold') : 'none', screenshots: [runningShot, perfShot].map((file) => path.relative(process.cwd(), file)) };
+    // The extension writes its code caches a few seconds after a cold activation (src/extensionLauncher.ts) and
+    // after the core's first load (src/vscode/coreModules.ts).
     for (let waited = 0; codeCache && !warm && !cached() && waited < CACHE_WAIT_MS; waited += 100) await page.waitForTimeout(100);
   } catch (error) {
     failure = error;

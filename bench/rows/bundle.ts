@@ -80,6 +80,7 @@ export async function bundleRow(): Promise<Row> {
       `real extension host (code-server ${CODE_SERVER}, ${host.length} fresh starts with the code cache, ${events}): ${fmt(own, 1, ' ms')} load + activate as the extension measures itself there ` +
       `(load ${ms((run) => run.ownLoadMs, 1)} + activate ${ms((run) => run.ownActivateMs, 1)}), ` +
       `of which its thread's CPU time ${fmt(ownCpu, 1, ' ms')} (load ${ms((run) => run.ownLoadCpuMs, 1)} + activate ${ms((run) => run.ownActivateCpuMs, 1)}); ` +
+      `the first use after it (the Permission Rules command) loads the core, extension-core.js, in ${ms((run) => run.firstUse.loadMs, 1)} (CPU ${ms((run) => run.firstUse.loadCpuMs, 1)}; its code cache ${[...new Set(host.map((run) => run.firstUse.codeCache))].join(', ')}) and starts it in ${ms((run) => run.firstUse.startMs, 1)} (CPU ${ms((run) => run.firstUse.startCpuMs, 1)}); ` +
       `VS Code's Running Extensions shows ${fmt(shown, 0, ' ms')} (Load Code ${ms((run) => run.codeLoadingMs)} + Call Activate ${ms((run) => run.activateCallMs)}): ` +
       `its Load Code exceeds our load by ${gaps} ms in these starts, about the Load Code of the extensions the same event activated with ours (in parentheses, their sum; ${mates}); ` +
       `the first start, which writes the cache: ${coldShown}; ` +

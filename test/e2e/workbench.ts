@@ -101,9 +101,15 @@ export class Workbench {
 
   /** The fields of the extension's `activated` log line (its session, its own load and activate times, …). */
   activationFields(): Record<string, unknown> {
-    const line = activatedLine(path.join(this.scratch.userData, 'logs'));
-    if (line === undefined) throw new Error('the extension has not logged its activation');
-    return JSON.parse(line) as Record<string, unknown>;
+    const fields = this.loggedFields('activated');
+    if (fields === undefined) throw new Error('the extension has not logged its activation');
+    return fields;
+  }
+
+  /** The fields of the extension's first log line of `event` (`core.started`: its core's load and start times), if logged. */
+  loggedFields(event: string): Record<string, unknown> | undefined {
+    const line = loggedLine(path.join(this.scratch.userData, 'logs'), new RegExp(`\\[info\\] ${event.replace(/\./g, '\\.')} \\{`));
+    return line === undefined ? undefined : (JSON.parse(line) as Record<string, unknown>);
   }
 
   /** Runs a command from the palette (F1) by its title, as a user would. */
@@ -338,12 +344,17 @@ function activationLogged(logs: string): boolean {
 
 /** The extension's `activated` log line (the text from its `{`), if it was written. */
 function activatedLine(logs: string): string | undefined {
+  return loggedLine(logs, ACTIVATED_LINE);
+}
+
+/** The extension's first log line matching `pattern` (the text from its `{`), if it was written. */
+function loggedLine(logs: string, pattern: RegExp): string | undefined {
   if (!fs.existsSync(logs)) return undefined;
   const files = (fs.readdirSync(logs, { recursive: true }) as string[]).filter(
     (file) => file.includes('agent-tool-executor.agent-tool-executor') && file.endsWith('.log'),
   );
   for (const file of files) {
-    const line = fs.readFileSync(path.join(logs, file), 'utf8').split('\n').find((text) => ACTIVATED_LINE.test(text));
+    const line = fs.readFileSync(path.join(logs, file), 'utf8').split('\n').find((text) => pattern.test(text));
     if (line !== undefined) return line.slice(line.indexOf('{'));
   }
   return undefined;
