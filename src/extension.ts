@@ -103,7 +103,19 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   const results = new ResultsDocuments();
   const diffLinks = new DiffLinks(diffOpener);
   let started: Core | undefined;
-  const core = (): Core => (started ??= startCore({ context, sessionId, logger, workspaceFolders, approvalClient, redactor, view }));
+  // A core that failed to start is not started again (half of it may be running): each use gets its error.
+  let failed: { readonly error: unknown } | undefined;
+  const core = (): Core => {
+    if (started) return started;
+    if (failed) throw failed.error;
+    try {
+      return (started = startCore({ context, sessionId, logger, workspaceFolders, approvalClient, redactor, view }));
+    } catch (error) {
+      failed = { error };
+      logger.error('core.start_failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      throw error;
+    }
+  };
   const executor = lazily(() => core().executor);
   const permissions = lazily(() => core().permissions);
   const artifacts = new ArtifactOpener(lazily(() => core().artifactStore));
@@ -200,11 +212,14 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
 
 /**
  * The core: the executor with its ports' adapters and its tools, started the first time activation's parts
- * need it. Logged as `core.started`, with what loading its code took (`dist/extension-core.js`) and starting it.
+ * need it. Logged as `core.started`: loading its code (`dist/extension-core.js`: `loadMs`, `loadCpuMs`) and
+ * starting it (`startMs`, `startCpuMs`), apart.
  */
 function startCore(wiring: CoreWiring): Core {
   const started = performance.now();
   const cpuStarted = threadCpuMs();
+  // The core's code is loaded by the first of its names read below, unless something read one before.
+  const loadedBefore = coreLoad() !== undefined;
   const { context, sessionId, logger, workspaceFolders, approvalClient, redactor, view } = wiring;
   const subscriptions = context.subscriptions;
   // The extension host runs on Node next to the storage folder, so the CLI's store serves here too.
@@ -256,9 +271,12 @@ function startCore(wiring: CoreWiring): Core {
   view.attach(executor);
 
   const code = coreLoad();
+  // Starting it, less loading its code when that happened here: the two are logged apart.
+  const loadedHere = loadedBefore ? undefined : code;
+  const cpu = threadCpuSince(cpuStarted);
   logger.info('core.started', {
-    startMs: round(performance.now() - started),
-    startCpuMs: round(threadCpuSince(cpuStarted)),
+    startMs: round(performance.now() - started - (loadedHere?.loadMs ?? 0)),
+    startCpuMs: round(cpu === undefined ? undefined : cpu - (loadedHere?.loadCpuMs ?? 0)),
     loadMs: round(code?.loadMs),
     loadCpuMs: round(code?.loadCpuMs),
     codeCache: code?.codeCache ?? 'not loaded on first use',
