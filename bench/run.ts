@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPEATS, REPO_ROOT, runTimed, type Row } from './lib';
-import { bundleRow } from './rows/bundle';
+import { bundleRow, HOST_STARTS } from './rows/bundle';
 import { echoRow, noopRow, readRow } from './rows/pipeline';
 import { bigOutputRow, freshCliRow } from './rows/process';
 import { redactionRow } from './rows/redaction';
@@ -97,8 +97,8 @@ async function main(): Promise<void> {
     '  (other work on the machine shows up as wide min–max ranges: compare ratios, not absolute times)',
     `- Each row runs in a fresh Node process and measures its baseline and the candidate back to back, ${REPEATS} repeats`,
     '  (5 for the bundle\'s load + activate in Node with a `vscode` stub, 9 for redaction and truncation, whose passes are short,',
-    '  15 for the fresh CLI, whose start varies; the bundle\'s load + activate in the real extension host is 3 fresh',
-    '  VS Code servers, one browser each);',
+    `  15 for the fresh CLI, whose start varies; the bundle's load + activate in the real extension host is ${HOST_STARTS} fresh`,
+    '  VS Code servers with the code cache, one browser each, after one that writes it);',
     '  numbers are the median with min–max in parentheses. The rows are issue 13\'s table.',
     '',
     table(rows),
