@@ -9,7 +9,7 @@ import { ARTIFACT_SCHEME } from './executor/results/artifactLayout';
 import { createRedactor } from './executor/results/redaction/redactor';
 import { NodeArtifactStore } from './node/artifacts/nodeArtifactStore';
 import { NodeWorkspaceSnapshotter } from './node/snapshot/nodeSnapshotter';
-import { threadCpuMs, threadCpuSince } from './node/threadCpu';
+import { threadCpuMs, threadCpuSince, threadRunQueueMs, threadRunQueueSince } from './node/threadCpu';
 import { coreLoad } from './vscode/coreModules';
 import { lazily } from './vscode/lazily';
 import { defaultProcessSupervisor, findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
@@ -76,6 +76,7 @@ interface Core {
 export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo): AgentToolExecutorApi {
   const activateStarted = performance.now();
   const activateCpuStarted = threadCpuMs();
+  const activateWaitStarted = threadRunQueueMs();
   const subscriptions = context.subscriptions;
   const channel = vscode.window.createOutputChannel('Agent Tool Executor', { log: true });
   subscriptions.push(channel);
@@ -180,8 +181,15 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   subscriptions.push(registerDemoModel(logger));
   // Our own time, measured here: VS Code's "Load Code" of an extension also spans whatever the extension host
   // runs between starting to load it and loading it, such as the extensions activated before it by the same event.
-  // With this thread's CPU time in each: the rest of the wall time it waited for a core.
-  const ownMs = { loadMs: round(launch?.loadMs), activateMs: round(performance.now() - activateStarted), loadCpuMs: round(launch?.loadCpuMs), activateCpuMs: round(threadCpuSince(activateCpuStarted)) };
+  // With this thread's CPU time in each, and the time it waited on a run queue for a core (Linux).
+  const ownMs = {
+    loadMs: round(launch?.loadMs),
+    activateMs: round(performance.now() - activateStarted),
+    loadCpuMs: round(launch?.loadCpuMs),
+    activateCpuMs: round(threadCpuSince(activateCpuStarted)),
+    loadRunQueueMs: round(launch?.loadRunQueueMs),
+    activateRunQueueMs: round(threadRunQueueSince(activateWaitStarted)),
+  };
   logger.info('activated', { sessionId, storage: storageRoot.toString(), ...ownMs, codeCache: launch?.codeCache ?? 'not loaded by the launcher' });
 
   const api: AgentToolExecutorApi = {

@@ -4,7 +4,7 @@
 // one, so it holds what activating compiled. Only Node built-ins here, so this file stays a few KB.
 import * as path from 'node:path';
 import { loadWithCodeCache, type LoadedModule } from './node/codeCache';
-import { threadCpuMs, threadCpuSince } from './node/threadCpu';
+import { threadCpuMs, threadCpuSince, threadRunQueueMs, threadRunQueueSince } from './node/threadCpu';
 
 /** How long after activation the code cache is written: activation and the first requests have compiled by then. */
 export const CODE_CACHE_SAVE_DELAY_MS = 5000;
@@ -15,6 +15,8 @@ export interface LaunchInfo {
   readonly loadMs: number;
   /** This thread's CPU time in that (ms): `loadMs` less the time it waited for a core; undefined before Node 23.9. */
   readonly loadCpuMs: number | undefined;
+  /** The time in that it waited on a run queue for a core (ms, Linux only: the kernel's own count). */
+  readonly loadRunQueueMs: number | undefined;
   readonly codeCache: LoadedModule['cache'];
 }
 
@@ -25,8 +27,9 @@ interface ExtensionModule {
 
 const loadStarted = performance.now();
 const loadCpuStarted = threadCpuMs();
+const loadWaitStarted = threadRunQueueMs();
 const loaded = loadWithCodeCache(path.join(__dirname, 'extension-main.js'));
-const launch: LaunchInfo = { loadMs: performance.now() - loadStarted, loadCpuMs: threadCpuSince(loadCpuStarted), codeCache: loaded.cache };
+const launch: LaunchInfo = { loadMs: performance.now() - loadStarted, loadCpuMs: threadCpuSince(loadCpuStarted), loadRunQueueMs: threadRunQueueSince(loadWaitStarted), codeCache: loaded.cache };
 const main = loaded.module.exports as ExtensionModule;
 
 export function activate(context: unknown): unknown {

@@ -49,6 +49,9 @@ export interface HostActivation {
   /** The extension host thread's CPU time in each (`loadCpuMs`, `activateCpuMs`); the rest is waiting for a core. */
   readonly ownLoadCpuMs: number;
   readonly ownActivateCpuMs: number;
+  /** The time in each the thread waited on a run queue for a core (`loadRunQueueMs`, `activateRunQueueMs`: the kernel's count). */
+  readonly ownLoadRunQueueMs: number;
+  readonly ownActivateRunQueueMs: number;
   /**
    * The first use, after the measures above: "Agent Tool Executor: Permission Rules…" reads the rules, which starts
    * the core (src/extension.ts `startCore`), logged as `core.started`: loading and running extension-core.js, and
@@ -172,7 +175,7 @@ async function main(): Promise<void> {
     }
     if (core === undefined) throw new Error(`Permission Rules did not start the core within ${FIRST_USE_WAIT_MS} ms`);
     const firstUse = { loadMs: logged(core, 'loadMs'), loadCpuMs: logged(core, 'loadCpuMs'), startMs: logged(core, 'startMs'), startCpuMs: logged(core, 'startCpuMs'), codeCache: String(core.codeCache) };
-    result = { runningViewMs: Number(match[1]), ...stats, ownLoadMs: logged(own, 'loadMs'), ownActivateMs: logged(own, 'activateMs'), ownLoadCpuMs: logged(own, 'loadCpuMs'), ownActivateCpuMs: logged(own, 'activateCpuMs'), firstUse, batchMates, codeCache: codeCache ? (warm ? 'warm' : 'cold') : 'none', screenshots: [runningShot, perfShot].map((file) => path.relative(process.cwd(), file)) };
+    result = { runningViewMs: Number(match[1]), ...stats, ownLoadMs: logged(own, 'loadMs'), ownActivateMs: logged(own, 'activateMs'), ownLoadCpuMs: logged(own, 'loadCpuMs'), ownActivateCpuMs: logged(own, 'activateCpuMs'), ownLoadRunQueueMs: logged(own, 'loadRunQueueMs'), ownActivateRunQueueMs: logged(own, 'activateRunQueueMs'), firstUse, batchMates, codeCache: codeCache ? (warm ? 'warm' : 'cold') : 'none', screenshots: [runningShot, perfShot].map((file) => path.relative(process.cwd(), file)) };
     // The extension writes its code caches a few seconds after a cold activation (src/extensionLauncher.ts) and
     // after the core's first load (src/vscode/coreModules.ts).
     for (let waited = 0; codeCache && !warm && !cached() && waited < CACHE_WAIT_MS; waited += 100) await page.waitForTimeout(100);

@@ -1,9 +1,14 @@
-// The CPU time of the calling thread, for the extension's own load and activate times (issue 13): on a 2-core
-// machine the workbench starts while the extension host loads the extension, so its wall time is its CPU time
-// plus the time it waited for a core. Logging both tells the two apart.
+// The calling thread's CPU time and its wait for a core, for the extension's own load and activate times
+// (issue 13): on a 2-core machine the workbench starts while the extension host loads the extension, so its
+// wall time is its CPU time plus the time it waited on a run queue for a core (plus any blocking call).
+// Logging all three tells them apart.
+import { readFileSync } from 'node:fs';
 
 /** `process.threadCpuUsage` (Node 23.9 and later; absent in older hosts, where the time is not logged). Microseconds. */
 type ThreadCpuUsage = () => { user: number; system: number };
+
+/** Where Linux keeps this thread's scheduler times: on a CPU, waiting on a run queue (ns), time slices. */
+const SCHEDSTAT = '/proc/thread-self/schedstat';
 
 /** This thread's CPU time so far (ms), or undefined where Node cannot tell it. */
 export function threadCpuMs(): number | undefined {
@@ -13,8 +18,30 @@ export function threadCpuMs(): number | undefined {
   return (user + system) / 1000;
 }
 
+/**
+ * How long this thread has waited on a run queue so far (ms): ready to run, with no core free. The kernel's
+ * own count (Linux, schedstat's second field); undefined elsewhere, or where the kernel keeps none.
+ */
+export function threadRunQueueMs(): number | undefined {
+  try {
+    const waited = Number(readFileSync(SCHEDSTAT, 'latin1').split(' ')[1]);
+    return Number.isFinite(waited) ? waited / 1e6 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** CPU time since `started` (from threadCpuMs), or undefined where either is unknown. */
 export function threadCpuSince(started: number | undefined): number | undefined {
-  const now = started === undefined ? undefined : threadCpuMs();
-  return started === undefined || now === undefined ? undefined : now - started;
+  return since(started, threadCpuMs);
+}
+
+/** Run-queue wait since `started` (from threadRunQueueMs), or undefined where either is unknown. */
+export function threadRunQueueSince(started: number | undefined): number | undefined {
+  return since(started, threadRunQueueMs);
+}
+
+function since(started: number | undefined, now: () => number | undefined): number | undefined {
+  const current = started === undefined ? undefined : now();
+  return started === undefined || current === undefined ? undefined : current - started;
 }

@@ -1,8 +1,10 @@
 // The extension host thread's CPU time, logged with the extension's own load and activate times (issue 13).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { threadCpuMs, threadCpuSince } from '../../../src/node/threadCpu';
+import * as fs from 'node:fs';
+import { threadCpuMs, threadCpuSince, threadRunQueueMs, threadRunQueueSince } from '../../../src/node/threadCpu';
 
+const kept = fs.existsSync('/proc/thread-self/schedstat');
 const told = typeof (process as unknown as { threadCpuUsage?: unknown }).threadCpuUsage === 'function';
 
 describe('threadCpu', () => {
@@ -19,5 +21,17 @@ describe('threadCpu', () => {
   it('is undefined where Node cannot tell it, and since an unknown start', () => {
     assert.equal(threadCpuSince(undefined), undefined);
     if (!told) assert.equal(threadCpuMs(), undefined);
+  });
+
+  it("reads the thread's wait on a run queue where the kernel keeps it: a count that never goes back", { skip: kept ? false : 'no /proc/thread-self/schedstat here' }, () => {
+    const started = threadRunQueueMs();
+    assert.equal(typeof started, 'number');
+    assert.ok(started! >= 0);
+    const until = performance.now() + 30;
+    while (performance.now() < until);
+    const waited = threadRunQueueSince(started)!;
+    // Whether this thread waited at all depends on the machine's other work: only the count's sense is asserted.
+    assert.ok(Number.isFinite(waited) && waited >= 0, `waited ${waited} ms`);
+    assert.equal(threadRunQueueSince(undefined), undefined);
   });
 });
