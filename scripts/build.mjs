@@ -215,7 +215,11 @@ function coreOnFirstUse(coreOptions) {
   const SHARED = new Set(['src/node/codeCache.ts', 'src/node/threadCpu.ts', 'src/executor/results/artifactLayout.ts', 'src/bridge/launch.ts'].map((file) => path.resolve(file)));
   const glue = (file) => /[\\/]src[\\/](?:vscode[\\/]|extension\.ts$)/.test(file);
   const idOf = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
-  /** @type {Map<string, string>} id → absolute path, of every module the glue imports from the core */
+  /**
+   * id → absolute path, of every module the glue imports from the core. Never emptied: in watch mode a rebuild
+   * may resolve only what changed, and a module the glue stopped importing costs the core nothing but its size.
+   * @type {Map<string, string>}
+   */
   const modules = new Map();
   /** @type {Map<string, Promise<string[]>>} */
   const names = new Map();
@@ -232,7 +236,8 @@ function coreOnFirstUse(coreOptions) {
   return {
     name: 'core-on-first-use',
     setup(build) {
-      build.onStart(() => modules.clear());
+      // A module's exports may have changed since the last build (watch mode): read them again.
+      build.onStart(() => names.clear());
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData?.coreOnFirstUse || args.namespace !== 'file' || !glue(args.importer) || args.importer === LOADER) return undefined;
         if (args.path === 'vscode' || args.path.startsWith('node:')) return undefined;

@@ -165,8 +165,15 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
       context.extensionUri,
       agent,
       acpChat,
-      // A request starts the core at once, while the model thinks: its first call does not wait for it.
-      () => void core(),
+      // A request starts the core at once, while the model thinks: its first call does not wait for it. A core
+      // that fails to start fails the uses that need it (`/agent` and an ACP agent's prompt do not).
+      () => {
+        try {
+          core();
+        } catch {
+          // Logged as core.start_failed; each use of the core gets the error.
+        }
+      },
     ),
   );
 
