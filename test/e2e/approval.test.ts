@@ -143,4 +143,8 @@ test('Developer: Show Running Extensions lists the extension as activated after 
     // The host runs Node 24, which tells a thread's CPU time (process.threadCpuUsage), on Linux, which tells its run-queue wait.
     for (const name of ['loadMs', 'activateMs', 'loadCpuMs', 'activateCpuMs', 'loadRunQueueMs', 'activateRunQueueMs']) assert.ok(typeof fields[name] === 'number' && fields[name] >= 0, `${name} in ${JSON.stringify(fields)}`);
     assert.ok(['used', 'missing', 'rejected', 'off'].includes(String(fields.codeCache)), JSON.stringify(fields));
+    // Activation starts no executor: its core starts on first use (here, the tests before this one), after `activated`.
+    const events = workbench.loggedEvents();
+    const coreStarted = events.indexOf('core.started');
+    assert.ok(events.includes('activated') && (coreStarted === -1 || coreStarted > events.indexOf('activated')), `logged: ${events.join(', ')}`);
   }));

@@ -106,6 +106,12 @@ export class Workbench {
     return fields;
   }
 
+  /** The events the extension has logged (`activated`, `core.started`, …), in order, from the log that has its activation. */
+  loggedEvents(): string[] {
+    const log = extensionLogs(path.join(this.scratch.userData, 'logs')).find((lines) => lines.some((line) => ACTIVATED_LINE.test(line))) ?? [];
+    return log.map((line) => /\[(?:trace|debug|info|warning|warn|error)\] ([\w.]+) \{/.exec(line)?.[1]).filter((event): event is string => event !== undefined);
+  }
+
   /** The fields of the extension's first log line of `event` (`core.started`: its core's load and start times), if logged. */
   loggedFields(event: string): Record<string, unknown> | undefined {
     const line = loggedLine(path.join(this.scratch.userData, 'logs'), new RegExp(`\\[info\\] ${event.replace(/\./g, '\\.')} \\{`));
@@ -349,13 +355,18 @@ function activatedLine(logs: string): string | undefined {
 
 /** The extension's first log line matching `pattern` (the text from its `{`), if it was written. */
 function loggedLine(logs: string, pattern: RegExp): string | undefined {
-  if (!fs.existsSync(logs)) return undefined;
-  const files = (fs.readdirSync(logs, { recursive: true }) as string[]).filter(
-    (file) => file.includes('agent-tool-executor.agent-tool-executor') && file.endsWith('.log'),
-  );
-  for (const file of files) {
-    const line = fs.readFileSync(path.join(logs, file), 'utf8').split('\n').find((text) => pattern.test(text));
+  for (const lines of extensionLogs(logs)) {
+    const line = lines.find((text) => pattern.test(text));
     if (line !== undefined) return line.slice(line.indexOf('{'));
   }
   return undefined;
+}
+
+/** The lines of each of the extension's log files under `logs` (its output channel's). */
+function extensionLogs(logs: string): string[][] {
+  if (!fs.existsSync(logs)) return [];
+  const files = (fs.readdirSync(logs, { recursive: true }) as string[]).filter(
+    (file) => file.includes('agent-tool-executor.agent-tool-executor') && file.endsWith('.log'),
+  );
+  return files.map((file) => fs.readFileSync(path.join(logs, file), 'utf8').split('\n'));
 }
