@@ -9,7 +9,7 @@ import { ARTIFACT_SCHEME } from './executor/results/artifactLayout';
 import { createRedactor } from './executor/results/redaction/redactor';
 import { NodeArtifactStore } from './node/artifacts/nodeArtifactStore';
 import { NodeWorkspaceSnapshotter } from './node/snapshot/nodeSnapshotter';
-import { threadCpuMs, threadCpuSince, threadRunQueueMs, threadRunQueueSince } from './node/threadCpu';
+import { startThreadClock } from './node/threadCpu';
 import { coreLoad } from './vscode/coreModules';
 import { lazily } from './vscode/lazily';
 import { defaultProcessSupervisor, findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
@@ -74,9 +74,7 @@ interface Core {
  * them is used (issue 13: load + activate in the real extension host).
  */
 export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo): AgentToolExecutorApi {
-  const activateStarted = performance.now();
-  const activateCpuStarted = threadCpuMs();
-  const activateWaitStarted = threadRunQueueMs();
+  const clock = startThreadClock();
   const subscriptions = context.subscriptions;
   const channel = vscode.window.createOutputChannel('Agent Tool Executor', { log: true });
   subscriptions.push(channel);
@@ -189,13 +187,14 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   // Our own time, measured here: VS Code's "Load Code" of an extension also spans whatever the extension host
   // runs between starting to load it and loading it, such as the extensions activated before it by the same event.
   // With this thread's CPU time in each, and the time it waited on a run queue for a core (Linux).
+  const took = clock.elapsed();
   const ownMs = {
     loadMs: round(launch?.loadMs),
-    activateMs: round(performance.now() - activateStarted),
+    activateMs: round(took.ms),
     loadCpuMs: round(launch?.loadCpuMs),
-    activateCpuMs: round(threadCpuSince(activateCpuStarted)),
+    activateCpuMs: round(took.cpuMs),
     loadRunQueueMs: round(launch?.loadRunQueueMs),
-    activateRunQueueMs: round(threadRunQueueSince(activateWaitStarted)),
+    activateRunQueueMs: round(took.runQueueMs),
   };
   logger.info('activated', { sessionId, storage: storageRoot.toString(), ...ownMs, codeCache: launch?.codeCache ?? 'not loaded by the launcher' });
 
@@ -231,8 +230,7 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
  * starting it (`startMs`, `startCpuMs`), apart.
  */
 function startCore(wiring: CoreWiring): Core {
-  const started = performance.now();
-  const cpuStarted = threadCpuMs();
+  const clock = startThreadClock();
   // The core's code is loaded by the first of its names read below, unless something read one before.
   const loadedBefore = coreLoad() !== undefined;
   const { context, sessionId, logger, workspaceFolders, approvalClient, redactor, view } = wiring;
@@ -288,12 +286,13 @@ function startCore(wiring: CoreWiring): Core {
   const code = coreLoad();
   // Starting it, less loading its code when that happened here: the two are logged apart.
   const loadedHere = loadedBefore ? undefined : code;
-  const cpu = threadCpuSince(cpuStarted);
+  const took = clock.elapsed();
   logger.info('core.started', {
-    startMs: round(performance.now() - started - (loadedHere?.loadMs ?? 0)),
-    startCpuMs: round(cpu === undefined ? undefined : cpu - (loadedHere?.loadCpuMs ?? 0)),
+    startMs: round(took.ms - (loadedHere?.loadMs ?? 0)),
+    startCpuMs: round(took.cpuMs === undefined ? undefined : took.cpuMs - (loadedHere?.loadCpuMs ?? 0)),
     loadMs: round(code?.loadMs),
     loadCpuMs: round(code?.loadCpuMs),
+    loadRunQueueMs: round(code?.loadRunQueueMs),
     codeCache: code?.codeCache ?? 'not loaded on first use',
   });
   return {

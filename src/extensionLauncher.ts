@@ -3,11 +3,8 @@
 // loading the code was most of it). The cache is written once, a little after the first activation without
 // one, so it holds what activating compiled. Only Node built-ins here, so this file stays a few KB.
 import * as path from 'node:path';
-import { loadWithCodeCache, type LoadedModule } from './node/codeCache';
-import { threadCpuMs, threadCpuSince, threadRunQueueMs, threadRunQueueSince } from './node/threadCpu';
-
-/** How long after activation the code cache is written: activation and the first requests have compiled by then. */
-export const CODE_CACHE_SAVE_DELAY_MS = 5000;
+import { CODE_CACHE_SAVE_DELAY_MS, loadWithCodeCache, type LoadedModule } from './node/codeCache';
+import { startThreadClock } from './node/threadCpu';
 
 /** How the extension proper was loaded, for its log (src/extension.ts `activate`). */
 export interface LaunchInfo {
@@ -25,11 +22,10 @@ interface ExtensionModule {
   deactivate?(): unknown;
 }
 
-const loadStarted = performance.now();
-const loadCpuStarted = threadCpuMs();
-const loadWaitStarted = threadRunQueueMs();
+const clock = startThreadClock();
 const loaded = loadWithCodeCache(path.join(__dirname, 'extension-main.js'));
-const launch: LaunchInfo = { loadMs: performance.now() - loadStarted, loadCpuMs: threadCpuSince(loadCpuStarted), loadRunQueueMs: threadRunQueueSince(loadWaitStarted), codeCache: loaded.cache };
+const took = clock.elapsed();
+const launch: LaunchInfo = { loadMs: took.ms, loadCpuMs: took.cpuMs, loadRunQueueMs: took.runQueueMs, codeCache: loaded.cache };
 const main = loaded.module.exports as ExtensionModule;
 
 export function activate(context: unknown): unknown {

@@ -118,7 +118,7 @@ function statsRows(text: string): StatsRow[] {
 /** A number field of one of the extension's log lines. */
 function logged(fields: Record<string, unknown>, name: string): number {
   const value = fields[name];
-  if (typeof value !== 'number') throw new Error(`the activated log line has no number ${name}: ${JSON.stringify(fields)}`);
+  if (typeof value !== 'number') throw new Error(`the log line has no number ${name}: ${JSON.stringify(fields)}`);
   return value;
 }
 

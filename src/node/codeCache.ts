@@ -26,6 +26,9 @@ import { homedir } from 'node:os';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 
+/** How long after the extension's files are loaded their code cache is written (the launcher's, the core's): what their first use compiled is in it by then. */
+export const CODE_CACHE_SAVE_DELAY_MS = 5000;
+
 /** Set (and not `0`): no code cache, for the CLI and the extension. */
 export const NO_CODE_CACHE_ENV = 'TOOL_EXEC_NO_CODE_CACHE';
 

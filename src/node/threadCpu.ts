@@ -31,6 +31,23 @@ export function threadRunQueueMs(): number | undefined {
   }
 }
 
+/** What a thread clock read from its start to now (ms): wall time, this thread's CPU time, its run-queue wait. */
+export interface ThreadElapsed {
+  readonly ms: number;
+  /** Undefined where Node cannot tell it (before 23.9). */
+  readonly cpuMs: number | undefined;
+  /** Undefined where the kernel does not count it (other than Linux). */
+  readonly runQueueMs: number | undefined;
+}
+
+/** Starts a clock of the wall time, this thread's CPU time and its run-queue wait; `elapsed()` reads all three since. */
+export function startThreadClock(): { elapsed(): ThreadElapsed } {
+  const started = performance.now();
+  const cpuStarted = threadCpuMs();
+  const waitStarted = threadRunQueueMs();
+  return { elapsed: () => ({ ms: performance.now() - started, cpuMs: threadCpuSince(cpuStarted), runQueueMs: threadRunQueueSince(waitStarted) }) };
+}
+
 /** CPU time since `started` (from threadCpuMs), or undefined where either is unknown. */
 export function threadCpuSince(started: number | undefined): number | undefined {
   return since(started, threadCpuMs);

@@ -6,13 +6,11 @@
 // as the launcher loads `extension-main.js`. Compiled by tsc (the tests), nothing calls this: the modules are
 // imported as they are.
 import * as path from 'node:path';
-import { loadWithCodeCache, type LoadedModule } from '../node/codeCache';
-import { threadCpuMs, threadCpuSince } from '../node/threadCpu';
+import { CODE_CACHE_SAVE_DELAY_MS, loadWithCodeCache, type LoadedModule } from '../node/codeCache';
+import { startThreadClock } from '../node/threadCpu';
 
 /** The core's file, beside `extension-main.js`. */
 export const CORE_FILE = 'extension-core.js';
-/** How long after loading the core its code cache is written: the first calls have compiled by then. As the launcher's. */
-export const CORE_CODE_CACHE_SAVE_DELAY_MS = 5000;
 
 /** How the core was loaded, for the log. */
 export interface CoreLoad {
@@ -20,6 +18,8 @@ export interface CoreLoad {
   readonly loadMs: number;
   /** This thread's CPU time in that (ms); undefined before Node 23.9. */
   readonly loadCpuMs: number | undefined;
+  /** The time in that it waited on a run queue for a core (ms, Linux only). */
+  readonly loadRunQueueMs: number | undefined;
   readonly codeCache: LoadedModule['cache'];
 }
 
@@ -29,12 +29,12 @@ let load: CoreLoad | undefined;
 /** The core's module `id` (its path from the repository root), loading the core the first time. */
 export function coreModule(id: string): Record<string, unknown> {
   if (!modules) {
-    const started = performance.now();
-    const cpuStarted = threadCpuMs();
+    const clock = startThreadClock();
     const loaded = loadWithCodeCache(path.join(__dirname, CORE_FILE));
     modules = (loaded.module.exports as { modules: Record<string, unknown> }).modules;
-    load = { loadMs: performance.now() - started, loadCpuMs: threadCpuSince(cpuStarted), codeCache: loaded.cache };
-    setTimeout(() => loaded.save(), CORE_CODE_CACHE_SAVE_DELAY_MS).unref();
+    const took = clock.elapsed();
+    load = { loadMs: took.ms, loadCpuMs: took.cpuMs, loadRunQueueMs: took.runQueueMs, codeCache: loaded.cache };
+    setTimeout(() => loaded.save(), CODE_CACHE_SAVE_DELAY_MS).unref();
   }
   const found = modules[id];
   if (!found) throw new Error(`${CORE_FILE} has no module ${id}: rebuild the extension (scripts/build.mjs)`);

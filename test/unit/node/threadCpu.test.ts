@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as fs from 'node:fs';
-import { threadCpuMs, threadCpuSince, threadRunQueueMs, threadRunQueueSince } from '../../../src/node/threadCpu';
+import { startThreadClock, threadCpuMs, threadCpuSince, threadRunQueueMs, threadRunQueueSince } from '../../../src/node/threadCpu';
 
 const kept = fs.existsSync('/proc/thread-self/schedstat');
 const told = typeof (process as unknown as { threadCpuUsage?: unknown }).threadCpuUsage === 'function';
@@ -33,5 +33,17 @@ describe('threadCpu', () => {
     // Whether this thread waited at all depends on the machine's other work: only the count's sense is asserted.
     assert.ok(Number.isFinite(waited) && waited >= 0, `waited ${waited} ms`);
     assert.equal(threadRunQueueSince(undefined), undefined);
+  });
+
+  it('a thread clock reads the wall time and, where they are told, the CPU time and the run-queue wait since its start', () => {
+    const clock = startThreadClock();
+    const until = performance.now() + 30;
+    while (performance.now() < until);
+    const took = clock.elapsed();
+    assert.ok(took.ms >= 30, `ms ${took.ms}`);
+    assert.equal(took.cpuMs === undefined, !told);
+    if (told) assert.ok(took.cpuMs! > 0, `cpuMs ${took.cpuMs}`);
+    assert.equal(took.runQueueMs === undefined, !kept);
+    if (kept) assert.ok(took.runQueueMs! >= 0, `runQueueMs ${took.runQueueMs}`);
   });
 });
