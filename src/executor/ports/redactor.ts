@@ -19,10 +19,15 @@ export interface RedactionStream {
    */
   pushEach?(chunk: string, emit: (text: string) => void): void;
   end(): string;
+  /**
+   * True when what it emits is ASCII as long as all it was given was: every mask it writes is ASCII. A
+   * reader that knows its input was ASCII then need not count the output's UTF-8 bytes. Absent: unknown.
+   */
+  readonly keepsAscii?: boolean;
 }
 
 /** The identity redactor, for hosts that configure none. */
 export const noRedaction: Redactor = {
   redact: (text) => text,
-  createStream: () => ({ push: (chunk) => chunk, end: () => '' }),
+  createStream: () => ({ push: (chunk) => chunk, end: () => '', keepsAscii: true }),
 };

@@ -4,7 +4,7 @@
 import type { RedactionStream, Redactor } from '../../ports/redactor';
 import { detachedSlice } from '../../text';
 import { compileRules, findSecrets, matchesAt, replaceSecrets, scanTriggers, type CompiledRules, type RuleGroup } from './matches';
-import { BUILTIN_RULES, MAX_PEM_CHARS, OPEN_SECRET_START, START_AT_LOOKAHEAD_CHARS, type RedactionRule } from './rules';
+import { BUILTIN_RULES, MAX_PEM_CHARS, OPEN_SECRET_START, PEM_HEADER_START, START_AT_LOOKAHEAD_CHARS, type RedactionRule } from './rules';
 
 /** Values shorter than this are not treated as secrets, even under a secret-looking name (issue 5). */
 export const MIN_ENV_SECRET_CHARS = 8;
@@ -48,9 +48,11 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
   for (const user of options.patterns ?? []) rules.push(userRule(user));
   const holdback = Math.max(STREAM_HOLDBACK_CHARS, longestEnvValue(options.env ?? {}) * 2);
   const compiled = compileRules(rules);
+  // A mask is `[REDACTED:<rule>]`: ASCII unless a user pattern's name is not.
+  const keepsAscii = rules.every((rule) => /^[\x00-\x7f]*$/.test(rule.name));
   return {
     redact: (text) => (text.length === 0 ? text : replaceSecrets(text, findSecrets(text, compiled))),
-    createStream: () => new HoldbackStream(compiled, holdback),
+    createStream: () => new HoldbackStream(compiled, holdback, keepsAscii),
   };
 }
 
@@ -123,6 +125,7 @@ class HoldbackStream implements RedactionStream {
   constructor(
     private readonly rules: CompiledRules,
     private readonly holdback: number,
+    readonly keepsAscii: boolean,
   ) {}
 
   push(chunk: string): string {
@@ -254,13 +257,32 @@ class HoldbackStream implements RedactionStream {
 
 /** The start of a PEM header before `cut` whose END has not arrived yet (its body may still come). */
 function openSecretStart(text: string, cut: number): number {
-  OPEN_SECRET_START.lastIndex = Math.max(0, text.length - MAX_PEM_CHARS - 200);
+  const first = headerStart(text, Math.max(0, text.length - MAX_PEM_CHARS - 200));
+  if (first < 0 || first >= cut) return cut;
+  OPEN_SECRET_START.lastIndex = first;
   for (let header = OPEN_SECRET_START.exec(text); header !== null; header = OPEN_SECRET_START.exec(text)) {
     if (header.index >= cut) break;
     if (!PEM_END.test(text.slice(header.index))) return header.index;
   }
   return cut;
 }
+
+/**
+ * Where the first `-----BEGIN ` at or after `from` starts, -1 if none: most text has no PEM header, and
+ * this turns it down before the regex walks the last 16 Ki chars. `BEGIN ` is looked for, then its dashes
+ * checked: V8 finds it with a `memchr` of its `B`, 10× faster than the regex, where `-----BEGIN ` whole
+ * took 3× as long as the regex (24 Ki chars of a log, 2026-12-04).
+ */
+function headerStart(text: string, from: number): number {
+  for (let found = text.indexOf(PEM_WORD, from + PEM_DASHES.length); found >= 0; found = text.indexOf(PEM_WORD, found + 1)) {
+    if (text.startsWith(PEM_DASHES, found - PEM_DASHES.length)) return found - PEM_DASHES.length;
+  }
+  return -1;
+}
+
+/** `-----BEGIN ` as its dashes and its word. */
+const PEM_DASHES = PEM_HEADER_START.slice(0, PEM_HEADER_START.indexOf('B'));
+const PEM_WORD = PEM_HEADER_START.slice(PEM_DASHES.length);
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;

@@ -49,7 +49,9 @@ export const START_AT_LOOKAHEAD_CHARS = 1;
 /** Longest PEM private key body we look for (an 8192-bit RSA key is about 6.5 KB). */
 export const MAX_PEM_CHARS = 16_384;
 
-const PEM_HEADER = String.raw`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----`;
+/** How every PEM header starts: the private-key rules' trigger. */
+export const PEM_HEADER_START = '-----BEGIN ';
+const PEM_HEADER = String.raw`${PEM_HEADER_START}[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----`;
 
 /** A PEM header whose body may still be arriving: a stream must not emit past its start. */
 export const OPEN_SECRET_START = new RegExp(PEM_HEADER, 'g');
@@ -139,11 +141,11 @@ export const BUILTIN_RULES: readonly RedactionRule[] = [
   {
     name: 'private-key',
     pattern: new RegExp(`${PEM_HEADER}[\\s\\S]{1,${MAX_PEM_CHARS}}?-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----`, 'g'),
-    trigger: '-----BEGIN ',
+    trigger: PEM_HEADER_START,
     anchors: PEM_ANCHORS,
   },
   // A key cut off before its END line still has its body masked.
-  { name: 'private-key', pattern: new RegExp(`${PEM_HEADER}[A-Za-z0-9+/=\\s:,-]{0,${MAX_PEM_CHARS}}`, 'g'), trigger: '-----BEGIN ', anchors: PEM_ANCHORS },
+  { name: 'private-key', pattern: new RegExp(`${PEM_HEADER}[A-Za-z0-9+/=\\s:,-]{0,${MAX_PEM_CHARS}}`, 'g'), trigger: PEM_HEADER_START, anchors: PEM_ANCHORS },
   // Glued to lowercase letters (`keyAKIA…`) still counts; after capitals or digits it is part of a longer word.
   { name: 'aws-access-key', pattern: /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, trigger: 'A(?:KI|SI|BI|CC)A', anchors: [['KIA', 1], ['SIA', 1], ['BIA', 1], ['CCA', 1]] },
   {

@@ -310,6 +310,52 @@ describe('streamed output: decoding', () => {
   });
 });
 
+describe('streamed output: byte counts', () => {
+  it('counts UTF-8 bytes and writes the artifact exactly, whether the chunks, the masks or the trailer are ASCII or not (property)', async () => {
+    const next = random(41);
+    const ascii = ['plain line\n', 'token=ZX81spectrum48k\n', 'x'.repeat(300)];
+    const mixed = [...ascii, 'héllo — wörld\n', '😀 done\n'];
+    for (let trial = 0; trial < 400; trial++) {
+      const pieces = next() < 0.5 ? ascii : mixed;
+      // Strings, bytes, or both (a handler may write either).
+      const asString = [0, 0.5, 1][Math.floor(next() * 3)]!;
+      // A mask named in ASCII, or not: a redactor whose masks are not ASCII must not be trusted to keep ASCII.
+      const name = next() < 0.5 ? 'spectrum' : 'спектр';
+      const redactor = createRedactor({ builtinRules: false, patterns: [{ name, pattern: 'ZX81spectrum48k' }] });
+      const writes: Buffer[] = [];
+      const collector = new OutputCollector({
+        redaction: redactor.createStream!(),
+        spillAtChars: Math.floor(next() * 2000),
+        headChars: 100,
+        tailChars: 100,
+        openArtifact: async () => ({
+          write: async (bytes) => {
+            writes.push(Buffer.from(bytes));
+          },
+          close: async () => ({ uri: 'executor-artifact://s/a', path: '/nowhere' }),
+          abort: async () => undefined,
+        }),
+      });
+      let sent = '';
+      for (let write = Math.floor(next() * 40); write > 0; write--) {
+        const piece = pieces[Math.floor(next() * pieces.length)]!;
+        sent += piece;
+        await collector.write(next() < asString ? piece : Buffer.from(piece));
+      }
+      const trailer = next() < 0.5 ? '[Exit code 0 — done]' : '[Exit code 0]';
+      const collected = await collector.finish(trailer);
+      const expected = redactor.redact(sent) + (sent.length > 0 && !sent.endsWith('\n') ? '\n' : '') + trailer;
+      if (collected.kind === 'whole') {
+        assert.equal(collected.text, expected, `trial ${trial}`);
+        continue;
+      }
+      assert.equal(collected.totalBytes, Buffer.byteLength(expected), `trial ${trial}`);
+      assert.equal(collected.totalChars, expected.length, `trial ${trial}`);
+      assert.equal(Buffer.concat(writes).toString(), expected, `trial ${trial}`);
+    }
+  });
+});
+
 describe('OutputCollector tail', () => {
   it('after a spill holds the last tailChars of everything written, chunks before the spill included', async () => {
     const identity = { push: (chunk: string) => chunk, end: () => '' };
