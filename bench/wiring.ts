@@ -16,6 +16,8 @@ import type { SpawnHelperMode } from '../src/tools/spawnHelper';
 
 export interface BenchExecutor {
   readonly executor: ToolExecutor;
+  /** Its own process supervisor, when it was given a `spawnHelper` mode. */
+  readonly supervisor?: ProcessSupervisor;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,7 @@ export function bareExecutor(workspace: string, spawnHelper?: SpawnHelperMode): 
   registerBuiltinTools(executor.registry, { backgroundTasks: executor, ...(supervisor ? { supervisor } : {}) });
   return {
     executor,
+    ...(supervisor ? { supervisor } : {}),
     close: async () => {
       await executor.dispose();
       await supervisor?.dispose();

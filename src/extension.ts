@@ -244,6 +244,9 @@ function startCore(wiring: CoreWiring): Core {
   // to files in new nested folders in our tests, so it cannot fill the walk's blind spot.
   const snapshotter = new NodeWorkspaceSnapshotter({ logger });
   snapshotter.warmUp(workspaceFolders);
+  // The spawn helper that forks the host's shells, started now rather than by the first command, which
+  // would wait for it (a Node process); after this use, since starting it forks the host.
+  setImmediate(() => defaultProcessSupervisor.warmUp());
 
   // Claude Code's settings files and VS Code's settings: rules, mode and command hooks.
   // Agents' ignore files (.aiignore, …): every tool, the command checks and the snapshots honour them.

@@ -136,6 +136,11 @@ export class FifoPool {
     return this.making!.then(() => (this.ready.length > 0 ? this.open(this.ready.pop()!) : undefined));
   }
 
+  /** Makes the first batch now, for the first command to find ready. */
+  warmUp(): void {
+    if (this.unavailableReason === undefined && !this.disposed && this.ready.length < FIFO_LOW_WATER) this.makeMore();
+  }
+
   /** Removes the folder and the FIFOs still in it. */
   dispose(): void {
     this.disposed = true;

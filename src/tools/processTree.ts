@@ -93,6 +93,8 @@ export interface ShellChild {
 export interface ProcessSupervisorOptions {
   /** Whether shells are forked by the spawn helper (src/tools/spawnHelper.ts). @default 'auto': when the host is large */
   readonly spawnHelper?: SpawnHelperMode;
+  /** This process's RSS in bytes, for `'auto'` (tests). @default a reading at most `RSS_READING_REUSE_MS` old */
+  readonly rssBytes?: () => number;
 }
 
 /** Tracks live trees: dispose kills them all; `idle()` waits for pending kills. */
@@ -100,17 +102,34 @@ export class ProcessSupervisor {
   private readonly live = new Set<ProcessTree>();
   private readonly pending = new Set<Promise<unknown>>();
   private readonly helperMode: SpawnHelperMode;
+  private readonly rssBytes: () => number;
   private helper: SpawnHelper | undefined;
   /** The FIFOs shells write their output to (src/tools/outputPipe.ts), made on first use. */
   private fifos: FifoPool | undefined;
 
   constructor(options: ProcessSupervisorOptions = {}) {
     this.helperMode = options.spawnHelper ?? 'auto';
+    this.rssBytes = options.rssBytes ?? (() => recentRss());
   }
 
   /** The spawn helper's pid while it runs (tests). */
   get spawnHelperPid(): number | undefined {
     return this.helper?.pid;
+  }
+
+  /** Whether the spawn helper runs and has said so (tests). */
+  get spawnHelperReady(): boolean {
+    return this.helper?.ready === true;
+  }
+
+  /**
+   * Prepares what the first shell would otherwise wait for: the spawn helper, if this process is already
+   * large enough for its shells to go through it (an extension host always is), and the first output FIFOs.
+   * A host calls this as it starts its tools. Both fork this process, as any spawn does.
+   */
+  warmUp(): void {
+    if (spawnHelperWanted(this.helperMode, this.rssBytes)) (this.helper ??= new SpawnHelper()).start();
+    this.fifoPool().warmUp();
   }
 
   /** Spawns `command` with `args` in a new process group (a new session on POSIX), in this process. */
@@ -128,19 +147,18 @@ export class ProcessSupervisor {
   /**
    * `start`, with stdout and stderr in one pipe (src/tools/outputPipe.ts; Node's socket pairs where there
    * is none), forked by the spawn helper when this process is large enough for its own fork to cost more
-   * (`spawnHelperWanted`). `onAbort` (`ToolContext.onAbort`, or `onSignalAbort`): a spawn still under way
+   * (`helperNow`). `onAbort` (`ToolContext.onAbort`, or `onSignalAbort`): a spawn still under way
    * when it fires rejects with its reason, and the shell is killed as soon as it runs.
    */
   async startShell(command: string, args: readonly string[], options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv }, onAbort?: OnAbort): Promise<ProcessTree> {
-    this.fifos ??= new FifoPool((file, fileArgs) => this.runQuietly(file, fileArgs));
-    const taken = this.fifos.take();
+    const taken = this.fifoPool().take();
     const fifo = taken instanceof Promise ? await taken : taken;
-    if (!spawnHelperWanted(this.helperMode, recentRss)) return fifo ? this.startWithFifo(command, args, options, fifo) : this.start(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const helper = this.helperNow();
+    if (!helper) return fifo ? this.startWithFifo(command, args, options, fifo) : this.start(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     const { marker, env, since } = treeStart(options.env);
-    this.helper ??= new SpawnHelper();
     // The helper opens a write end of its own.
     if (fifo?.writeFd !== undefined) fs.closeSync(fifo.writeFd);
-    const forked = this.helper.spawn(command, args, { ...(options.cwd === undefined ? {} : { cwd: options.cwd }), env, ...(fifo ? { fifo: fifo.path } : {}) });
+    const forked = helper.spawn(command, args, { ...(options.cwd === undefined ? {} : { cwd: options.cwd }), env, ...(fifo ? { fifo: fifo.path } : {}) });
     // The read end stays open until the helper answered (its open of the write end waits for a reader).
     const spawning = fifo ? forked.then((child) => withFifoOutput(child, fifo)) : forked.then((child) => ({ child, output: undefined }));
     if (!onAbort) {
@@ -172,6 +190,10 @@ export class ProcessSupervisor {
     }
   }
 
+  private fifoPool(): FifoPool {
+    return (this.fifos ??= new FifoPool((file, fileArgs) => this.runQuietly(file, fileArgs)));
+  }
+
   /** `start` with the shell's stdout and stderr the write end of `fifo`, read from its read end. */
   private startWithFifo(command: string, args: readonly string[], options: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv }, fifo: OutputFifo): ProcessTree {
     let writeFd: number;
@@ -198,11 +220,25 @@ export class ProcessSupervisor {
     return this.adopt(child, marker, since, output);
   }
 
-  /** Runs `file` quietly, forked as a shell would be (`spawnHelperWanted`): `RunQuietly`. */
+  /**
+   * The spawn helper a process is to be forked by now, or undefined: here. In `'auto'`, only a helper that
+   * already runs: one still starting is not waited for (a Node process: a Bash call that started it took
+   * 190-200 ms from a host of 300 MiB, one that forked its shell here 87 ms, AMD EPYC, 2026-12-04), so the
+   * shells of a host that has just grown past `SPAWN_HELPER_MIN_RSS_BYTES` are forked here until it runs.
+   */
+  private helperNow(): SpawnHelper | undefined {
+    if (!spawnHelperWanted(this.helperMode, this.rssBytes)) return undefined;
+    const helper = (this.helper ??= new SpawnHelper());
+    if (this.helperMode === 'always' || helper.ready) return helper;
+    helper.start();
+    return undefined;
+  }
+
+  /** Runs `file` quietly, forked as a shell would be (`helperNow`): `RunQuietly`. */
   private runQuietly(file: string, args: readonly string[]): Promise<boolean | undefined> {
-    if (!spawnHelperWanted(this.helperMode, recentRss)) return runHereQuietly(file, args);
-    this.helper ??= new SpawnHelper();
-    return this.helper.spawn(file, args, { env: process.env }).then(
+    const helper = this.helperNow();
+    if (!helper) return runHereQuietly(file, args);
+    return helper.spawn(file, args, { env: process.env }).then(
       (child) =>
         new Promise<boolean | undefined>((resolve) => {
           child.stdout?.resume();

@@ -97,6 +97,7 @@ process.on('disconnect', () => {
   for (const pid of running.keys()) { try { process.kill(-pid, 'SIGKILL'); } catch {} }
   process.exit(0);
 });
+send({ ready: true });
 `;
 
 /** The helper stopped while one of its commands ran: the command's exit can no longer be known. */
@@ -141,6 +142,8 @@ interface Pending {
 /** One helper process, started on first use and again after it ended; its spawns, by request id. */
 export class SpawnHelper {
   private helper: ChildProcess | undefined;
+  /** The helper that said it runs (its first message). */
+  private answering: ChildProcess | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
 
@@ -169,6 +172,16 @@ export class SpawnHelper {
     });
   }
 
+  /** The helper runs and has said so: a spawn now waits for no start. */
+  get ready(): boolean {
+    return this.helper !== undefined && this.answering === this.helper;
+  }
+
+  /** Starts the helper unless it runs; it keeps nothing alive until asked for a spawn. */
+  start(): void {
+    this.running();
+  }
+
   /** Stops the helper; commands it started keep running (their trees are killed by their supervisor). */
   dispose(): void {
     const helper = this.helper;
@@ -188,7 +201,10 @@ export class SpawnHelper {
       serialization: 'json',
     });
     this.helper = helper;
-    helper.on('message', (message: HelperMessage, handle?: Socket) => this.onMessage(message, handle));
+    helper.on('message', (message: HelperMessage | { readonly ready: true }, handle?: Socket) => {
+      if ('ready' in message) this.answering = helper;
+      else this.onMessage(message, handle);
+    });
     // Its commands are given up only once it exited and its channel is closed: what it sent before it
     // died (a shell's pid and pipes) is still read from the channel after the exit is seen.
     let exit: { readonly code: number | null; readonly signal: NodeJS.Signals | null } | undefined;

@@ -7,14 +7,15 @@ import { describe, it } from 'node:test';
 import { FIFO_BATCH, FIFO_LOW_WATER, FifoPool, fifoParents, fifoReader, openFifoWriter, removeOrphanFolders, runHereQuietly, unlinkFifo, type OutputFifo, type RunQuietly } from '../../../src/tools/outputPipe';
 import { until } from './processes';
 
-/** `mkfifo` itself, counting its runs. */
-function countingMkfifo(): { run: RunQuietly; runs: () => number } {
+/** `mkfifo` itself, counting its runs, and those that ended. */
+function countingMkfifo(): { run: RunQuietly; runs: () => number; ended: () => number } {
   let runs = 0;
+  let ended = 0;
   const run: RunQuietly = (file, args) => {
     runs++;
-    return runHereQuietly(file, args);
+    return runHereQuietly(file, args).finally(() => ended++);
   };
-  return { run, runs: () => runs };
+  return { run, runs: () => runs, ended: () => ended };
 }
 
 async function take(pool: FifoPool): Promise<OutputFifo | undefined> {
@@ -69,6 +70,23 @@ describe('output FIFOs', () => {
       await until(() => !fs.existsSync(folder));
     } finally {
       for (const fifo of taken) fs.closeSync(fifo.readFd);
+      pool.dispose();
+    }
+  });
+
+  it('warmUp makes the first batch before any command, which then takes a FIFO without waiting', async () => {
+    const mkfifo = countingMkfifo();
+    const pool = new FifoPool(mkfifo.run, 'linux');
+    try {
+      pool.warmUp();
+      pool.warmUp();
+      assert.equal(mkfifo.runs(), 1);
+      await until(() => mkfifo.ended() === 1);
+      const fifo = pool.take();
+      assert.ok(fifo !== undefined && !(fifo instanceof Promise), 'a FIFO was ready');
+      assert.equal(mkfifo.runs(), 1);
+      fs.closeSync(fifo.readFd);
+    } finally {
       pool.dispose();
     }
   });

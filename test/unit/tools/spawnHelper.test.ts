@@ -84,6 +84,53 @@ describe('spawn helper', () => {
     });
   });
 
+  describe('for a host large enough (auto)', () => {
+    const large = () => SPAWN_HELPER_MIN_RSS_BYTES;
+    const parentOf = async (ws: Workspace) => {
+      const result = await ws.run('Bash', { command: 'echo "parent $PPID"' });
+      assert.equal(result.isError, false, result.modelContent);
+      return Number(/^parent (\d+)\n/.exec(result.modelContent)?.[1]);
+    };
+
+    it('a shell does not wait for the helper to start: it is forked here, and the next ones by the helper once it runs', async () => {
+      const supervisor = new ProcessSupervisor({ spawnHelper: 'auto', rssBytes: large });
+      const ws = makeWorkspace({ tools: { supervisor } });
+      try {
+        assert.equal(supervisor.spawnHelperPid, undefined);
+        assert.equal(await parentOf(ws), process.pid);
+        // The first shell started it.
+        assert.ok(supervisor.spawnHelperPid !== undefined);
+        await until(() => supervisor.spawnHelperReady);
+        assert.equal(await parentOf(ws), supervisor.spawnHelperPid);
+      } finally {
+        await supervisor.dispose();
+        await ws.dispose();
+      }
+    });
+
+    it('warmUp starts the helper before the first shell, only for a host that large', async () => {
+      const supervisor = new ProcessSupervisor({ spawnHelper: 'auto', rssBytes: large });
+      const small = new ProcessSupervisor({ spawnHelper: 'auto', rssBytes: () => SPAWN_HELPER_MIN_RSS_BYTES - 1 });
+      const ws = makeWorkspace({ tools: { supervisor } });
+      const smallWs = makeWorkspace({ tools: { supervisor: small } });
+      try {
+        supervisor.warmUp();
+        small.warmUp();
+        assert.ok(supervisor.spawnHelperPid !== undefined, 'warmUp started the helper');
+        assert.equal(small.spawnHelperPid, undefined);
+        await until(() => supervisor.spawnHelperReady);
+        assert.equal(await parentOf(ws), supervisor.spawnHelperPid);
+        assert.equal(await parentOf(smallWs), process.pid);
+        assert.equal(small.spawnHelperPid, undefined);
+      } finally {
+        await supervisor.dispose();
+        await small.dispose();
+        await ws.dispose();
+        await smallWs.dispose();
+      }
+    });
+  });
+
   it('a helper killed at any moment of a spawn leaves no process of it running', async () => {
     const marker = uniqueSleep();
     try {
