@@ -41,17 +41,21 @@ const lazyTurndown = {
 };
 
 /**
- * The OS sandbox runtime (issue 17) is loaded only when the sandbox is on: in the bundles
- * `@anthropic-ai/sandbox-runtime` is a stand-in that requires `dist/sandbox-runtime.js` then.
+ * The OS sandbox runtime (issue 17) runs in a process of its own, `dist/sandbox-host.js`
+ * (src/tools/sandbox/runtimeHost.ts and the library), started only when the sandbox is on: in the other
+ * bundles `./runtimeHostScript` names that file, and the library itself may not be imported.
  * @type {import('esbuild').Plugin}
  */
-const lazySandboxRuntime = {
-  name: 'lazy-sandbox-runtime',
+const sandboxInItsProcess = {
+  name: 'sandbox-in-its-process',
   setup(build) {
-    build.onResolve({ filter: /^@anthropic-ai\/sandbox-runtime$/ }, () => ({ path: 'sandbox-runtime', namespace: 'lazy-sandbox-runtime' }));
-    build.onLoad({ filter: /.*/, namespace: 'lazy-sandbox-runtime' }, () => ({
+    build.onResolve({ filter: /^@anthropic-ai\/sandbox-runtime$/ }, (args) => ({
+      errors: [{ text: `${args.importer} imports the sandbox runtime, which runs only in its own process (src/tools/sandbox/runtimeProcess.ts)` }],
+    }));
+    build.onResolve({ filter: /^\.\/runtimeHostScript$/ }, () => ({ path: 'runtimeHostScript', namespace: 'sandbox-in-its-process' }));
+    build.onLoad({ filter: /.*/, namespace: 'sandbox-in-its-process' }, () => ({
       loader: 'js',
-      contents: "module.exports = require(require('node:path').join(__dirname, 'sandbox-runtime.js'));",
+      contents: "var path = require('node:path'); exports.SANDBOX_HOST_SCRIPT = path.join(__dirname, 'sandbox-host.js');",
     }));
   },
 };
@@ -286,7 +290,7 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
   metafile,
-  plugins: [lazyTurndown, zodEnglishOnly, lazySandboxRuntime],
+  plugins: [lazyTurndown, zodEnglishOnly, sandboxInItsProcess],
 };
 
 const targets = [
@@ -316,8 +320,8 @@ const targets = [
   { ...common, entryPoints: ['unbash'], outfile: `${outdir}/unbash.js` },
   // What the stand-in above loads: turndown and its DOM, for both bundles (they sit side by side).
   { ...common, plugins: [], entryPoints: ['turndown'], outfile: `${outdir}/turndown.js` },
-  // What the sandbox stand-in loads; it finds its seccomp helper in `vendor/seccomp/<arch>` beside it.
-  { ...common, plugins: [], entryPoints: ['@anthropic-ai/sandbox-runtime'], outfile: `${outdir}/sandbox-runtime.js` },
+  // The sandbox runtime's process; the library finds its seccomp helper in `vendor/seccomp/<arch>` beside it.
+  { ...common, plugins: [], entryPoints: ['src/tools/sandbox/runtimeHost.ts'], outfile: `${outdir}/sandbox-host.js` },
   // The CLI proper, which the launcher below loads (with a V8 code cache where it can).
   {
     ...common,

@@ -131,7 +131,7 @@ async function spawnShell(input: BashInput, ctx: ToolContext, deps: BashDeps): P
     tree = await deps.supervisor.startShell(file!, [...args, command], { cwd: ctx.workDir, env }, ctx.onAbort);
   } catch (error) {
     // Cancelled while the spawn helper forked it: the shell is killed as it arrives.
-    if (sandboxKey) sandbox!.commandEnded();
+    if (sandboxKey) await sandbox!.commandEnded();
     throw error;
   }
   tree.exited.catch(forgetShells);
@@ -207,12 +207,12 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
     stopListening?.();
     tree.child.stdout?.destroy();
     tree.child.stderr?.destroy();
-    if (sandboxKey) deps.options.sandbox!.commandEnded();
+    if (sandboxKey) await deps.options.sandbox!.commandEnded();
   }
   const durationMs = performance.now() - startedAt;
   stream.close({ exitCode: exit.code, signal: exit.signal });
   const survivors = killed?.survivors ?? [];
-  const blocked = sandboxKey && scanner ? deps.options.sandbox!.blocked(sandboxKey, scanner.finish(), ctx.workDir) : [];
+  const blocked = sandboxKey && scanner ? await deps.options.sandbox!.blocked(sandboxKey, scanner.finish(), ctx.workDir) : [];
   const data: BashData = {
     exitCode: exit.code,
     signal: exit.signal,
@@ -270,7 +270,7 @@ async function startInBackground(input: BashInput, ctx: ToolContext, deps: BashD
   const started = await spawnShell(input, ctx, deps);
   if ('refused' in started) return { content: started.refused, isError: true, data: emptyData(startedAt) };
   const { tree, sandboxKey } = started;
-  if (sandboxKey) void tree.exited.catch(() => undefined).finally(() => deps.options.sandbox!.commandEnded());
+  if (sandboxKey) void tree.exited.catch(() => undefined).finally(() => void deps.options.sandbox!.commandEnded());
   const shell = deps.background.add(input.command, input.description, tree);
   return {
     content: `Started in the background as task ${shell.id}. Read its output with BashOutput {"task_id":"${shell.id}"}; stop it with KillBash {"task_id":"${shell.id}"}.`,

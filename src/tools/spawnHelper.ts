@@ -100,6 +100,16 @@ process.on('disconnect', () => {
 send({ ready: true });
 `;
 
+/**
+ * The environment of a Node child of the host (the spawn helper, the sandbox runtime's process): not the
+ * host's NODE_OPTIONS (a debugger, a preload), so a bare Node, and in Electron Node itself. The rest of the
+ * host's environment stays, so what looks for the host's descendants by it finds the child too.
+ */
+export function bareNodeEnvironment(): NodeJS.ProcessEnv {
+  const { NODE_OPTIONS: _options, ...env } = process.env;
+  return { ...env, ELECTRON_RUN_AS_NODE: '1' };
+}
+
 /** The helper stopped while one of its commands ran: the command's exit can no longer be known. */
 export class SpawnHelperLostError extends Error {
   constructor(helperPid: number | undefined, code: number | null, signal: NodeJS.Signals | null) {
@@ -191,13 +201,10 @@ export class SpawnHelper {
 
   private running(): ChildProcess {
     if (this.helper) return this.helper;
-    // Not the host's flags or NODE_OPTIONS (a debugger, a preload): a bare Node; in Electron, as Node. The
-    // rest of the host's environment stays, so what looks for the host's descendants by it finds the helper
-    // too (the shells get the environment each request names).
-    const { NODE_OPTIONS: _options, ...env } = process.env;
+    // The shells get the environment each request names.
     const helper = spawn(process.execPath, ['-e', HELPER_SOURCE], {
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-      env: { ...env, ELECTRON_RUN_AS_NODE: '1' },
+      env: bareNodeEnvironment(),
       serialization: 'json',
     });
     this.helper = helper;

@@ -13,7 +13,8 @@ import { homedir } from 'node:os';
 import type { PermissionRequest } from '../../executor/ports/permissionPolicy';
 import { splitCommand } from '../../executor/policy/shellSplit';
 import { describeBlocked } from './blocked';
-import { loadSandboxRuntime, type SandboxRuntime } from './runtime';
+import type { SandboxRuntime } from './runtime';
+import { SandboxRuntimeProcess } from './runtimeProcess';
 import { sandboxRuntimeConfig, type SandboxPolicyInput, type SandboxRuntimeConfigShape } from './sandboxConfig';
 import { SANDBOX_OFF, type SandboxSettings } from './sandboxSettings';
 
@@ -32,8 +33,11 @@ const MAX_PENDING_AUTO_ALLOWED = 1000;
 export type SandboxPlan = { readonly sandboxed: true } | { readonly sandboxed: false; readonly why?: string };
 
 export interface BashSandboxOptions {
-  /** @default the real `@anthropic-ai/sandbox-runtime` */
-  readonly loadRuntime?: () => Promise<SandboxRuntime>;
+  /**
+   * The runtime; `lost` is to be called should it stop working on its own (its process ended).
+   * @default `@anthropic-ai/sandbox-runtime` in a process of its own (runtimeProcess.ts)
+   */
+  readonly loadRuntime?: (lost: (reason: string) => void) => Promise<SandboxRuntime>;
   /** @default process.platform */
   readonly platform?: NodeJS.Platform;
   /** @default os.homedir() */
@@ -102,7 +106,7 @@ export class BashSandbox {
     });
     if (!settings.enabled) return;
     if (this.runtime) {
-      this.runtime.updateConfig(this.config);
+      await this.runtime.updateConfig(this.config);
       return;
     }
     this.starting ??= this.start(this.config);
@@ -159,10 +163,12 @@ export class BashSandbox {
   }
 
   /** What the sandbox refused while the command under `key` ran, one line each. */
-  blocked(key: string, errorLines: readonly string[], cwd: string): string[] {
+  async blocked(key: string, errorLines: readonly string[], cwd: string): Promise<string[]> {
     const config = this.config;
     if (!config) return [];
-    return describeBlocked(errorLines, this.runtime?.violations(key) ?? [], {
+    // A runtime that is gone reports no denied host; the error lines still name what was refused.
+    const violations = (await this.runtime?.violations(key).catch(() => undefined)) ?? [];
+    return describeBlocked(errorLines, violations, {
       cwd,
       home: this.home,
       allowWrite: config.filesystem.allowWrite,
@@ -172,9 +178,12 @@ export class BashSandbox {
     });
   }
 
-  /** A command `wrap` returned has ended (call once per wrap). */
-  commandEnded(): void {
-    this.runtime?.commandEnded();
+  /**
+   * A command `wrap` returned has ended (call once per wrap); resolves once the runtime has removed the
+   * placeholders it made, so a snapshot taken after it does not see them.
+   */
+  async commandEnded(): Promise<void> {
+    await this.runtime?.commandEnded().catch(() => undefined);
   }
 
   /** Stops the runtime's proxies. */
@@ -187,10 +196,17 @@ export class BashSandbox {
   private async start(config: SandboxRuntimeConfigShape): Promise<void> {
     let runtime: SandboxRuntime | undefined;
     try {
-      runtime = await (this.options.loadRuntime ?? loadSandboxRuntime)();
-      if (!runtime.isSupportedPlatform()) return this.markUnavailable(`${this.platform} is not a platform the sandbox supports (Linux with bubblewrap, macOS)`);
-      const dependencies = runtime.checkDependencies(config.ripgrep?.command);
-      if (dependencies.errors.length > 0) return this.markUnavailable(dependencies.errors.join('; '));
+      const lost = (reason: string) => this.lost(runtime, reason);
+      runtime = await (this.options.loadRuntime ?? (async (onLost) => new SandboxRuntimeProcess({ onLost })))(lost);
+      if (!(await runtime.isSupportedPlatform())) {
+        await runtime.reset().catch(() => undefined);
+        return this.markUnavailable(`${this.platform} is not a platform the sandbox supports (Linux with bubblewrap, macOS)`);
+      }
+      const dependencies = await runtime.checkDependencies(config.ripgrep?.command);
+      if (dependencies.errors.length > 0) {
+        await runtime.reset().catch(() => undefined);
+        return this.markUnavailable(dependencies.errors.join('; '));
+      }
       if (this.platform !== 'win32') fs.mkdirSync(SANDBOX_TMPDIR, { recursive: true });
       await runtime.initialize(this.config ?? config);
       const failure = await probe(runtime, this.options.shell ?? '/bin/sh');
@@ -198,12 +214,19 @@ export class BashSandbox {
         await runtime.reset().catch(() => undefined);
         return this.markUnavailable(failure);
       }
-      if (this.config) runtime.updateConfig(this.config);
+      if (this.config) await runtime.updateConfig(this.config);
       this.runtime = runtime;
     } catch (error) {
       await runtime?.reset().catch(() => undefined);
       this.markUnavailable(error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /** The runtime stopped working on its own: from now on commands run as where the sandbox cannot run. */
+  private lost(runtime: SandboxRuntime | undefined, reason: string): void {
+    if (runtime === undefined || (this.runtime !== undefined && this.runtime !== runtime)) return;
+    this.runtime = undefined;
+    this.markUnavailable(reason);
   }
 
   private markUnavailable(reason: string): void {
@@ -238,7 +261,7 @@ async function probe(runtime: SandboxRuntime, shell: string): Promise<string | u
   try {
     return await ended;
   } finally {
-    runtime.commandEnded();
+    await runtime.commandEnded().catch(() => undefined);
   }
 }
 

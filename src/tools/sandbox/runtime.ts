@@ -1,50 +1,51 @@
 // Adapter: `@anthropic-ai/sandbox-runtime` (bubblewrap and a filtering proxy on Linux, Seatbelt on macOS)
-// behind the few calls Bash needs. The library is an ES module with one process-wide manager; it is loaded
-// on first use (the bundles keep it in its own file, dist/sandbox-runtime.js), so a session that never
-// turns the sandbox on never loads it.
+// behind the few calls Bash needs. The library is an ES module with one process-wide manager. It runs in
+// its own process (src/tools/sandbox/runtimeProcess.ts), never in the host: this file is that process's,
+// loaded there (tsc's output, or dist/sandbox-host.js in the bundles), so a session that never turns the
+// sandbox on never loads the library.
 import type { SandboxRuntimeConfigShape } from './sandboxConfig';
 
 /** What Bash needs of the runtime; a fake stands in for it in unit tests. */
 export interface SandboxRuntime {
   /** Linux, macOS (and WSL 2): the platforms the runtime sandboxes. */
-  isSupportedPlatform(): boolean;
+  isSupportedPlatform(): Promise<boolean>;
   /** Missing pieces (bubblewrap, socat, ripgrep) as errors; degraded ones as warnings. */
-  checkDependencies(ripgrep?: string): { errors: string[]; warnings: string[] };
+  checkDependencies(ripgrep?: string): Promise<{ errors: string[]; warnings: string[] }>;
   /** Starts the filtering proxies; called once. */
   initialize(config: SandboxRuntimeConfigShape): Promise<void>;
   /** Replaces the configuration; the next wrap uses it, running commands keep theirs. */
-  updateConfig(config: SandboxRuntimeConfigShape): void;
+  updateConfig(config: SandboxRuntimeConfigShape): Promise<void>;
   /** The shell command line that runs `command` with `shell -c` inside the sandbox. */
   wrap(command: string, shell: string, key: string, signal: AbortSignal): Promise<string>;
   /**
    * A wrapped command ended: once none runs, the empty placeholders bubblewrap made for protected paths
-   * that do not exist are removed (they would show as workspace changes).
+   * that do not exist are removed (they would show as workspace changes). Resolves once they are.
    */
-  commandEnded(): void;
+  commandEnded(): Promise<void>;
   /** What the runtime saw blocked for this key (denied hosts), as lines. */
-  violations(key: string): string[];
+  violations(key: string): Promise<string[]>;
   /** Stops the proxies and removes temporary mount points. */
   reset(): Promise<void>;
 }
 
 type Library = typeof import('@anthropic-ai/sandbox-runtime', { with: { 'resolution-mode': 'import' } });
 
-/** Loads the library and adapts its manager; rejects when it cannot be loaded (shown as the reason it is off). */
+/** Loads the library in this process and adapts its manager; rejects when it cannot be loaded. */
 export async function loadSandboxRuntime(): Promise<SandboxRuntime> {
   const library: Library = await import('@anthropic-ai/sandbox-runtime');
   const manager = library.SandboxManager;
   type RuntimeConfig = Parameters<typeof manager.initialize>[0];
   return {
-    isSupportedPlatform: () => manager.isSupportedPlatform(),
-    checkDependencies: (ripgrep) => {
+    isSupportedPlatform: async () => manager.isSupportedPlatform(),
+    checkDependencies: async (ripgrep) => {
       const check = manager.checkDependencies(ripgrep ? { command: ripgrep } : undefined);
       return { errors: [...check.errors], warnings: [...check.warnings] };
     },
     initialize: (config) => manager.initialize(config as RuntimeConfig),
-    updateConfig: (config) => manager.updateConfig(config as RuntimeConfig),
+    updateConfig: async (config) => manager.updateConfig(config as RuntimeConfig),
     wrap: (command, shell, key, signal) => manager.wrapWithSandbox(command, shell, undefined, signal, { commandId: key, commandText: command }),
-    commandEnded: () => manager.cleanupAfterCommand(),
-    violations: (key) => manager.getSandboxViolationStore().getViolationsForCommand(key).map((violation) => violation.line),
+    commandEnded: async () => manager.cleanupAfterCommand(),
+    violations: async (key) => manager.getSandboxViolationStore().getViolationsForCommand(key).map((violation) => violation.line),
     reset: () => manager.reset(),
   };
 }

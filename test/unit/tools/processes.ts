@@ -6,22 +6,26 @@ export function uniqueSleep(): string {
   return `1000.${process.pid}${Math.floor(Math.random() * 1e6)}`;
 }
 
-/** Live (non-zombie) `sleep MARKER` processes (shells whose command line merely mentions it are not counted). */
-export function countProcesses(marker: string): number {
-  let count = 0;
+/** Live (non-zombie) processes whose command line (arguments joined by spaces) and parent pid `match`. */
+export function livingProcesses(match: (cmdline: string, parent: number) => boolean): number[] {
+  const found: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
-      if (cmdline.trim() !== `sleep ${marker}`) continue;
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (state !== 'Z') count++;
+      const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+      if (state !== 'Z' && match(cmdline, Number(parent))) found.push(Number(entry));
     } catch {
       // The process ended while we looked.
     }
   }
-  return count;
+  return found;
+}
+
+/** Live (non-zombie) `sleep MARKER` processes (shells whose command line merely mentions it are not counted). */
+export function countProcesses(marker: string): number {
+  return livingProcesses((cmdline) => cmdline.trim() === `sleep ${marker}`).length;
 }
 
 /** Waits (without a time limit of its own: the test runner's timeout bounds it) until `check` holds. */

@@ -9,9 +9,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { ProcessSupervisor } from '../../../src/tools/processTree';
+import type { PermissionRequest } from '../../../src/executor/ports/permissionPolicy';
 import { BashSandbox } from '../../../src/tools/sandbox/bashSandbox';
 import { makeWorkspace, type Workspace } from './helpers';
-import { countProcesses, uniqueSleep, until } from './processes';
+import { countProcesses, livingProcesses, uniqueSleep, until } from './processes';
+
+/** This process's children that run the sandbox runtime's script. */
+const runtimeProcesses = () => livingProcesses((cmdline, parent) => parent === process.pid && cmdline.includes('runtimeHost.js'));
 
 const CAN_SANDBOX = process.platform === 'linux' && spawnSync('sh', ['-c', 'command -v bwrap && command -v socat'], { encoding: 'utf8' }).status === 0;
 
@@ -79,6 +83,28 @@ describe('Bash in the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs Linux wi
     await until(() => countProcesses(marker) === 1);
     await ws.run('KillBash', { task_id: taskId });
     await until(() => countProcesses(marker) === 0);
+  });
+
+  it("runs the runtime in its own process; when that process dies, commands are no longer sandboxed, and never silently", async () => {
+    const told: string[] = [];
+    const own = new BashSandbox({ home, onUnavailable: (message) => told.push(message) });
+    try {
+      const before = runtimeProcesses();
+      await own.configure({ enabled: true, autoAllowBashIfSandboxed: true, excludedCommands: [], allowedDomains: [] }, { folders: [ws.dir], webFetchDomains: [] });
+      assert.equal(own.state, 'ready', own.unavailableReason);
+      const [pid, ...others] = runtimeProcesses().filter((candidate) => !before.includes(candidate));
+      assert.ok(pid !== undefined && others.length === 0, 'one runtime process, a child of this one');
+      process.kill(pid, 'SIGKILL');
+      await until(() => own.state === 'unavailable');
+      assert.match(own.unavailableReason!, new RegExp(`the OS sandbox's process \\(pid ${pid}\\) ended \\(SIGKILL\\)`));
+      assert.equal(told.length, 1);
+      assert.match(told[0]!, /commands are not sandboxed and ask for approval as usual/);
+      const request = { callId: 'c1', tool: { name: 'Bash' }, input: { command: 'echo hi' } } as unknown as PermissionRequest;
+      assert.equal(own.autoAllows(request), false, 'nothing is let through unasked for a sandbox that is gone');
+      assert.match(own.approvalNote('echo hi')!, /Runs OUTSIDE the sandbox, because the sandbox cannot run here: the OS sandbox's process/);
+    } finally {
+      await own.dispose();
+    }
   });
 
   it('streams and budgets large output as without the sandbox', async () => {

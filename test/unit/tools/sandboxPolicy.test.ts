@@ -124,13 +124,13 @@ describe('auto-allow in the permission policy', () => {
   let box: Sandbox;
   let sandbox: BashSandbox;
   const fakeRuntime: SandboxRuntime = {
-    isSupportedPlatform: () => true,
-    checkDependencies: () => ({ errors: [], warnings: [] }),
+    isSupportedPlatform: async () => true,
+    checkDependencies: async () => ({ errors: [], warnings: [] }),
     initialize: async () => {},
-    updateConfig: () => {},
+    updateConfig: async () => {},
     wrap: async () => 'true',
-    commandEnded: () => {},
-    violations: () => [],
+    commandEnded: async () => {},
+    violations: async () => [],
     reset: async () => {},
   };
   before(async () => {
@@ -169,7 +169,7 @@ describe('auto-allow in the permission policy', () => {
 
   it('where the sandbox cannot run it says so once and every command asks', async () => {
     const told: string[] = [];
-    const broken = new BashSandbox({ loadRuntime: async () => ({ ...fakeRuntime, checkDependencies: () => ({ errors: ['bubblewrap (bwrap) is not installed'], warnings: [] }) }), onUnavailable: (message) => told.push(message) });
+    const broken = new BashSandbox({ loadRuntime: async () => ({ ...fakeRuntime, checkDependencies: async () => ({ errors: ['bubblewrap (bwrap) is not installed'], warnings: [] }) }), onUnavailable: (message) => told.push(message) });
     const settings = { enabled: true, autoAllowBashIfSandboxed: true, excludedCommands: [], allowedDomains: [] };
     await broken.configure(settings, { folders: [box.ws], webFetchDomains: [] });
     await broken.configure(settings, { folders: [box.ws], webFetchDomains: [] });
