@@ -28,11 +28,11 @@ async function measure(runtime: SandboxRuntime, wraps: number, workspace: string
   const signal = new AbortController().signal;
   try {
     // The first wrap loads what the runtime loads lazily; it is not counted.
-    await runtime.wrap('echo hi', '/bin/bash', 'warm', signal);
+    await runtime.wrap({ command: 'echo hi', shell: '/bin/bash', key: 'warm', cwd: workspace }, signal);
     await runtime.commandEnded();
     for (let index = 0; index < wraps; index++) {
       const before = performance.eventLoopUtilization();
-      await runtime.wrap('echo hi', '/bin/bash', `k${index}`, signal);
+      await runtime.wrap({ command: 'echo hi', shell: '/bin/bash', key: `k${index}`, cwd: workspace }, signal);
       await runtime.commandEnded();
       busy.push(performance.eventLoopUtilization(before).active);
     }

@@ -119,7 +119,7 @@ async function spawnShell(input: BashInput, ctx: ToolContext, deps: BashDeps): P
     if (sandbox.consumeAutoAllowed(ctx.callId) && !plan.sandboxed) return { refused: `The command was not run: it was allowed because it would run in the OS sandbox, but ${plan.why ?? 'the sandbox is off'}. Run it again to be asked.` };
     if (plan.sandboxed) {
       try {
-        ({ command, key: sandboxKey } = await sandbox.wrap(input.command, file!, ctx.signal));
+        ({ command, key: sandboxKey } = await sandbox.wrap(input.command, file!, ctx.workDir, ctx.signal));
       } catch (error) {
         ctx.throwIfAborted();
         return { refused: `The command was not run: the OS sandbox could not be set up for it (${(error as Error).message}).` };

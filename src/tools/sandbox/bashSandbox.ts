@@ -154,12 +154,12 @@ export class BashSandbox {
     return `Runs OUTSIDE the sandbox, because ${plan.why}: it can write anywhere you can and reach any host.`;
   }
 
-  /** The sandboxed command line for `command`, and the key its violations are reported under. */
-  async wrap(command: string, shell: string, signal: AbortSignal): Promise<{ command: string; key: string }> {
+  /** The sandboxed command line for `command` run in `cwd`, and the key its violations are reported under. */
+  async wrap(command: string, shell: string, cwd: string, signal: AbortSignal): Promise<{ command: string; key: string }> {
     if (!this.runtime) throw new Error('the sandbox is not running');
     // Unguessable, as the runtime requires of a key a connection presents (128 bits).
     const key = randomBytes(16).toString('base64url');
-    return { command: await this.runtime.wrap(command, shell, key, signal), key };
+    return { command: await this.runtime.wrap({ command, shell, key, cwd }, signal), key };
   }
 
   /** What the sandbox refused while the command under `key` ran, one line each. */
@@ -209,7 +209,7 @@ export class BashSandbox {
       }
       if (this.platform !== 'win32') fs.mkdirSync(SANDBOX_TMPDIR, { recursive: true });
       await runtime.initialize(this.config ?? config);
-      const failure = await probe(runtime, this.options.shell ?? '/bin/sh');
+      const failure = await probe(runtime, this.options.shell ?? '/bin/sh', (this.config ?? config).filesystem.allowWrite[0] ?? process.cwd());
       if (failure) {
         await runtime.reset().catch(() => undefined);
         return this.markUnavailable(failure);
@@ -237,13 +237,13 @@ export class BashSandbox {
   }
 }
 
-/** Runs `true` in the sandbox once; the failure, or undefined when it works. */
-async function probe(runtime: SandboxRuntime, shell: string): Promise<string | undefined> {
+/** Runs `true` in the sandbox once, in `cwd` (as a command would); the failure, or undefined when it works. */
+async function probe(runtime: SandboxRuntime, shell: string, cwd: string): Promise<string | undefined> {
   const signal = AbortSignal.timeout(SANDBOX_PROBE_TIMEOUT_MS);
   const key = randomBytes(16).toString('base64url');
-  const wrapped = await runtime.wrap('true', shell, key, signal);
+  const wrapped = await runtime.wrap({ command: 'true', shell, key, cwd }, signal);
   const ended = new Promise<string | undefined>((resolve) => {
-    const child = spawn(shell, ['-c', wrapped], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(shell, ['-c', wrapped], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-500);

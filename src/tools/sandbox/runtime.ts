@@ -5,6 +5,19 @@
 // sandbox on never loads the library.
 import type { SandboxRuntimeConfigShape } from './sandboxConfig';
 
+/** A command to wrap: `shell -c command`, run in `cwd`, its violations reported under `key`. */
+export interface SandboxCommand {
+  readonly command: string;
+  readonly shell: string;
+  readonly key: string;
+  /**
+   * The folder it runs in. The runtime protects its own list of names there and one level below
+   * (`MANDATORY_DENY_SEARCH_DEPTH`): shell profiles, `.gitconfig`, `.gitmodules`, `.mcp.json`, `.idea`,
+   * and the hooks and config of the repositories it finds.
+   */
+  readonly cwd: string;
+}
+
 /** What Bash needs of the runtime; a fake stands in for it in unit tests. */
 export interface SandboxRuntime {
   /** Linux, macOS (and WSL 2): the platforms the runtime sandboxes. */
@@ -15,8 +28,8 @@ export interface SandboxRuntime {
   initialize(config: SandboxRuntimeConfigShape): Promise<void>;
   /** Replaces the configuration; the next wrap uses it, running commands keep theirs. */
   updateConfig(config: SandboxRuntimeConfigShape): Promise<void>;
-  /** The shell command line that runs `command` with `shell -c` inside the sandbox. */
-  wrap(command: string, shell: string, key: string, signal: AbortSignal): Promise<string>;
+  /** The shell command line that runs the command inside the sandbox. */
+  wrap(command: SandboxCommand, signal: AbortSignal): Promise<string>;
   /**
    * A wrapped command ended: once none runs, the empty placeholders bubblewrap made for protected paths
    * that do not exist are removed (they would show as workspace changes). Resolves once they are.
@@ -30,10 +43,16 @@ export interface SandboxRuntime {
 
 type Library = typeof import('@anthropic-ai/sandbox-runtime', { with: { 'resolution-mode': 'import' } });
 
-/** Loads the library in this process and adapts its manager; rejects when it cannot be loaded. */
+/**
+ * Loads the library in this process and adapts its manager; rejects when it cannot be loaded. The library
+ * takes a command's folder from the process's working directory, which this adapter sets for each wrap
+ * (and so belongs in a process of its own): wraps in one folder run side by side, one in another folder
+ * waits until they are done.
+ */
 export async function loadSandboxRuntime(): Promise<SandboxRuntime> {
   const library: Library = await import('@anthropic-ai/sandbox-runtime');
   const manager = library.SandboxManager;
+  const folder = new WorkingFolder();
   type RuntimeConfig = Parameters<typeof manager.initialize>[0];
   return {
     isSupportedPlatform: async () => manager.isSupportedPlatform(),
@@ -43,9 +62,41 @@ export async function loadSandboxRuntime(): Promise<SandboxRuntime> {
     },
     initialize: (config) => manager.initialize(config as RuntimeConfig),
     updateConfig: async (config) => manager.updateConfig(config as RuntimeConfig),
-    wrap: (command, shell, key, signal) => manager.wrapWithSandbox(command, shell, undefined, signal, { commandId: key, commandText: command }),
+    wrap: ({ command, shell, key, cwd }, signal) =>
+      folder.inside(cwd, signal, () => manager.wrapWithSandbox(command, shell, undefined, signal, { commandId: key, commandText: command })),
     commandEnded: async () => manager.cleanupAfterCommand(),
     violations: async (key) => manager.getSandboxViolationStore().getViolationsForCommand(key).map((violation) => violation.line),
     reset: () => manager.reset(),
   };
+}
+
+/** The process's working directory, changed only while no wrap that needs another one runs. */
+export class WorkingFolder {
+  private users = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  async inside<T>(cwd: string, signal: AbortSignal, run: () => Promise<T>): Promise<T> {
+    while (this.users > 0 && process.cwd() !== cwd) {
+      signal.throwIfAborted();
+      // Woken when the folder is free, or at once when the call is cancelled.
+      let wake!: () => void;
+      const woken = new Promise<void>((resolve) => (wake = resolve));
+      this.waiting.push(wake);
+      signal.addEventListener('abort', wake, { once: true });
+      try {
+        await woken;
+      } finally {
+        signal.removeEventListener('abort', wake);
+      }
+    }
+    signal.throwIfAborted();
+    // Throws (the command is not run) when the folder is gone.
+    if (process.cwd() !== cwd) process.chdir(cwd);
+    this.users++;
+    try {
+      return await run();
+    } finally {
+      if (--this.users === 0) for (const wake of this.waiting.splice(0)) wake();
+    }
+  }
 }

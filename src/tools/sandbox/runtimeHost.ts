@@ -45,7 +45,7 @@ async function serve(request: RuntimeRequest): Promise<void> {
         const controller = new AbortController();
         wraps.set(request.id, controller);
         try {
-          return answer({ id: request.id, value: await library.wrap(request.command, request.shell, request.key, controller.signal) });
+          return answer({ id: request.id, value: await library.wrap(request.command, controller.signal) });
         } finally {
           wraps.delete(request.id);
         }

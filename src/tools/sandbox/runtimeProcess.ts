@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { bareNodeEnvironment } from '../spawnHelper';
-import type { SandboxRuntime } from './runtime';
+import type { SandboxCommand, SandboxRuntime } from './runtime';
 import { SANDBOX_HOST_SCRIPT } from './runtimeHostScript';
 import type { SandboxRuntimeConfigShape } from './sandboxConfig';
 
@@ -22,7 +22,7 @@ export type RuntimeRequest =
   | { readonly id: number; readonly op: 'isSupportedPlatform' }
   | { readonly id: number; readonly op: 'checkDependencies'; readonly ripgrep?: string }
   | { readonly id: number; readonly op: 'initialize' | 'updateConfig'; readonly config: SandboxRuntimeConfigShape }
-  | { readonly id: number; readonly op: 'wrap'; readonly command: string; readonly shell: string; readonly key: string }
+  | { readonly id: number; readonly op: 'wrap'; readonly command: SandboxCommand }
   | { readonly id: number; readonly op: 'commandEnded' | 'reset' }
   | { readonly id: number; readonly op: 'violations'; readonly key: string }
   /** Stops the wrap with id `target`; it has no answer of its own. */
@@ -93,10 +93,10 @@ export class SandboxRuntimeProcess implements SandboxRuntime {
     await this.call({ op: 'updateConfig', config });
   }
 
-  wrap(command: string, shell: string, key: string, signal: AbortSignal): Promise<string> {
+  wrap(command: SandboxCommand, signal: AbortSignal): Promise<string> {
     if (signal.aborted) return Promise.reject(abortError(signal));
     const id = this.nextId;
-    const wrapped = this.call<string>({ op: 'wrap', command, shell, key });
+    const wrapped = this.call<string>({ op: 'wrap', command });
     // A cancel fails the call now; the process stops its wrap, and its late answer is dropped.
     const onAbort = () => {
       if (!this.pending.has(id)) return;

@@ -27,14 +27,16 @@ export interface SandboxPolicyInput {
   readonly allowedDomains: readonly string[];
   /** The agents' ignore files in force (`AgentIgnoreFiles.sources()`): a command must not rewrite them. */
   readonly ignoreFiles?: readonly string[];
-  /** The ripgrep the runtime scans for nested `.git/hooks` and kin (VS Code ships its own). */
+  /** The ripgrep the runtime scans a command's folder with for `.git/hooks` and kin (VS Code ships its own). */
   readonly ripgrep?: string;
 }
 
 /**
- * How deep the runtime looks for `.git/hooks` and kin on Linux. It looks below the process's working
- * directory, not the command's (the extension host's may be `/`, and a scan of /tmp to depth 3 cost
- * 80 ms a command here); the workspace folders' own are listed above, so one level is enough.
+ * How deep the runtime looks for its own list of names (shell profiles, `.gitconfig`, `.mcp.json`, `.idea`,
+ * `.git/hooks` and kin) on Linux, in the folder a command runs in (its process's working directory, which
+ * it takes from each wrap: runtime.ts `WorkingFolder`). 1: the names in that folder itself; deeper ones cost
+ * a longer scan and more mounts per command (its default 3 cost 80 ms a command when the folder was /tmp),
+ * and the workspace folders' memory, config and secret names are listed above.
  */
 export const MANDATORY_DENY_SEARCH_DEPTH = 1;
 

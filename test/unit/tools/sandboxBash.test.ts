@@ -55,6 +55,18 @@ describe('Bash in the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs Linux wi
     assert.match(result.modelContent, new RegExp(`The OS sandbox blocked: writing ${outside} \\(outside the folders`));
   });
 
+  it("protects the runtime's own names in the command's folder, wherever the host runs", async () => {
+    // The library looks for them in the process's working directory: the runtime's process takes the
+    // command's folder as its own for each wrap (the host's is the repository here).
+    assert.notEqual(process.cwd(), ws.dir);
+    ws.write('.gitmodules', 'kept\n');
+    const result = await ws.run('Bash', { command: 'echo x > .mcp.json; echo x > .bashrc; echo x > .gitmodules; echo ok > fine.txt' });
+    for (const name of ['.mcp.json', '.bashrc']) assert.ok(!fs.existsSync(path.join(ws.dir, name)), `${name} was not made`);
+    assert.equal(ws.read('.gitmodules'), 'kept\n', '.gitmodules was not written');
+    assert.equal(ws.read('fine.txt'), 'ok\n', result.modelContent);
+    assert.match(result.modelContent, /The OS sandbox blocked: writing /);
+  });
+
   it('a timeout kills the sandboxed tree and says so', async () => {
     const marker = uniqueSleep();
     const result = await ws.run('Bash', { command: `sleep ${marker} & sleep ${marker}`, timeout: 1500 });

@@ -1,5 +1,5 @@
 // The sandbox runtime's own process, as the host sees it (src/tools/sandbox/runtimeProcess.ts): answers
-// in order, a cancel that does not wait for the process, an end nobody asked for that fails every
+// to each request, a cancel that does not wait for the process, an end nobody asked for that fails every
 // request with why (and says so once), a reset that stops it, and an idle process that keeps no host
 // alive. A scripted stand-in speaks the runtime process's protocol; the real one runs in
 // sandboxBash.test.ts and the CLI's sandbox tests.
@@ -21,8 +21,8 @@ process.on('message', (request) => {
   switch (request.op) {
     case 'abort': aborted.push(request.target); return;
     case 'wrap':
-      if (request.command === 'die') { process.stderr.write('boom: the runtime failed\\n', () => process.exit(3)); return; }
-      setTimeout(() => answer({ id: request.id, value: 'wrapped ' + request.command }), request.command === 'slow' ? 500 : 0);
+      if (request.command.command === 'die') { process.stderr.write('boom: the runtime failed\\n', () => process.exit(3)); return; }
+      setTimeout(() => answer({ id: request.id, value: 'wrapped ' + request.command.command }), request.command.command === 'slow' ? 500 : 0);
       return;
     case 'violations': return answer({ id: request.id, value: aborted.map(String) });
     case 'checkDependencies': return answer({ id: request.id, error: 'bwrap is missing' });
@@ -31,6 +31,9 @@ process.on('message', (request) => {
 });
 process.on('disconnect', () => process.exit(0));
 `;
+
+/** A command to wrap, in this process's folder. */
+const command = (text: string, key: string) => ({ command: text, shell: '/bin/sh', key, cwd: process.cwd() });
 
 describe('the sandbox runtime process', () => {
   let dir: string;
@@ -47,7 +50,7 @@ describe('the sandbox runtime process', () => {
     try {
       assert.equal(await runtime.isSupportedPlatform(), true);
       await assert.rejects(runtime.checkDependencies(), /bwrap is missing/);
-      assert.equal(await runtime.wrap('echo hi', '/bin/sh', 'k1', new AbortController().signal), 'wrapped echo hi');
+      assert.equal(await runtime.wrap(command('echo hi', 'k1'), new AbortController().signal), 'wrapped echo hi');
     } finally {
       await runtime.reset();
     }
@@ -57,8 +60,8 @@ describe('the sandbox runtime process', () => {
     const runtime = new SandboxRuntimeProcess({ script });
     try {
       const controller = new AbortController();
-      const slow = runtime.wrap('slow', '/bin/sh', 'k1', controller.signal);
-      const fast = runtime.wrap('fast', '/bin/sh', 'k2', new AbortController().signal);
+      const slow = runtime.wrap(command('slow', 'k1'), controller.signal);
+      const fast = runtime.wrap(command('fast', 'k2'), new AbortController().signal);
       controller.abort(new Error('stopped by the user'));
       await assert.rejects(slow, /stopped by the user/);
       assert.equal(await fast, 'wrapped fast');
@@ -66,8 +69,8 @@ describe('the sandbox runtime process', () => {
       assert.deepEqual(await runtime.violations('k1'), ['1']);
       // The slow answer comes later and settles nothing.
       await new Promise((resolve) => setTimeout(resolve, 600));
-      assert.equal(await runtime.wrap('after', '/bin/sh', 'k3', new AbortController().signal), 'wrapped after');
-      await assert.rejects(runtime.wrap('x', '/bin/sh', 'k4', AbortSignal.abort(new Error('already gone'))), /already gone/);
+      assert.equal(await runtime.wrap(command('after', 'k3'), new AbortController().signal), 'wrapped after');
+      await assert.rejects(runtime.wrap(command('x', 'k4'), AbortSignal.abort(new Error('already gone'))), /already gone/);
     } finally {
       await runtime.reset();
     }
@@ -76,8 +79,8 @@ describe('the sandbox runtime process', () => {
   it('an end nobody asked for fails every request with why, tells it once, and refuses what comes after', async () => {
     const told: string[] = [];
     const runtime = new SandboxRuntimeProcess({ script, onLost: (reason) => told.push(reason) });
-    const pending = runtime.wrap('slow', '/bin/sh', 'k1', new AbortController().signal);
-    const died = runtime.wrap('die', '/bin/sh', 'k2', new AbortController().signal);
+    const pending = runtime.wrap(command('slow', 'k1'), new AbortController().signal);
+    const died = runtime.wrap(command('die', 'k2'), new AbortController().signal);
     await assert.rejects(died, /the OS sandbox's process \(pid \d+\) ended \(exit code 3\): boom: the runtime failed/);
     await assert.rejects(pending, /ended \(exit code 3\)/);
     await assert.rejects(runtime.isSupportedPlatform(), /ended \(exit code 3\)/);
@@ -102,7 +105,7 @@ describe('the sandbox runtime process', () => {
     const host = `
       const { SandboxRuntimeProcess } = require(${JSON.stringify(require.resolve('../../../src/tools/sandbox/runtimeProcess'))});
       const runtime = new SandboxRuntimeProcess({ script: ${JSON.stringify(script)} });
-      runtime.wrap('slow', '/bin/sh', 'k', new AbortController().signal).then((line) => console.log(line + ' ' + runtime.pid));
+      runtime.wrap({ command: 'slow', shell: '/bin/sh', key: 'k', cwd: process.cwd() }, new AbortController().signal).then((line) => console.log(line + ' ' + runtime.pid));
     `;
     const run = spawnSync(process.execPath, ['-e', host], { encoding: 'utf8', timeout: 10_000 });
     assert.equal(run.status, 0, run.stderr);
