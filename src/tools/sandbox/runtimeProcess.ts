@@ -54,6 +54,8 @@ export class SandboxRuntimeProcess implements SandboxRuntime {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       env: bareNodeEnvironment(),
       serialization: 'json',
+      // Its own process group, which the socat bridges the runtime starts join: they end with it (endGroup).
+      detached: process.platform !== 'win32',
     });
     this.child = child;
     const stderr = child.stderr as (Readable & { unref?(): void }) | null;
@@ -172,13 +174,31 @@ export class SandboxRuntimeProcess implements SandboxRuntime {
     const said = this.stderrTail.trim().split('\n').slice(-3).join(' ').trim();
     const reason = `the OS sandbox's process${this.child.pid === undefined ? '' : ` (pid ${this.child.pid})`} ended (${exit})${said ? `: ${said}` : ''}`;
     this.failAll(reason);
+    this.endGroup();
     this.options.onLost?.(reason);
   }
 
   private stop(reason: string): void {
     if (this.ended !== undefined) return;
     this.failAll(reason);
-    this.child.kill('SIGKILL');
+    this.endGroup();
+  }
+
+  /**
+   * Kills the process and what is left of its group: the runtime's socat bridges to its proxies, which
+   * outlive a process that died without its reset (it was killed, it crashed).
+   */
+  private endGroup(): void {
+    const pid = this.child.pid;
+    if (pid === undefined || process.platform === 'win32') {
+      this.child.kill('SIGKILL');
+      return;
+    }
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // The group is empty already.
+    }
   }
 
   private failAll(reason: string): void {

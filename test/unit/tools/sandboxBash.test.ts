@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
-import { ProcessSupervisor } from '../../../src/tools/processTree';
+import { isAlive, ProcessSupervisor } from '../../../src/tools/processTree';
 import type { PermissionRequest } from '../../../src/executor/ports/permissionPolicy';
 import { BashSandbox } from '../../../src/tools/sandbox/bashSandbox';
 import { makeWorkspace, type Workspace } from './helpers';
@@ -97,7 +97,7 @@ describe('Bash in the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs Linux wi
     await until(() => countProcesses(marker) === 0);
   });
 
-  it("runs the runtime in its own process; when that process dies, commands are no longer sandboxed, and never silently", async () => {
+  it("runs the runtime in its own process; when that process dies, its bridges go with it and commands are no longer sandboxed, never silently", async () => {
     const told: string[] = [];
     const own = new BashSandbox({ home, onUnavailable: (message) => told.push(message) });
     try {
@@ -106,8 +106,12 @@ describe('Bash in the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs Linux wi
       assert.equal(own.state, 'ready', own.unavailableReason);
       const [pid, ...others] = runtimeProcesses().filter((candidate) => !before.includes(candidate));
       assert.ok(pid !== undefined && others.length === 0, 'one runtime process, a child of this one');
+      // The runtime's socat bridges to its proxies, which it would stop in its reset.
+      const bridges = livingProcesses((cmdline, parent) => parent === pid && cmdline.startsWith('socat '));
+      assert.ok(bridges.length > 0, 'the runtime started its bridges');
       process.kill(pid, 'SIGKILL');
       await until(() => own.state === 'unavailable');
+      await until(() => bridges.every((bridge) => !isAlive(bridge)));
       assert.match(own.unavailableReason!, new RegExp(`the OS sandbox's process \\(pid ${pid}\\) ended \\(SIGKILL\\)`));
       assert.equal(told.length, 1);
       assert.match(told[0]!, /commands are not sandboxed and ask for approval as usual/);
