@@ -61,6 +61,21 @@ const sandboxInItsProcess = {
 };
 
 /**
+ * In the sandbox runtime's process, the library's `whichSync` (dist/utils/which.js: a spawnSync of `which`
+ * for the shell on every command it wraps, 9 ms each there) is src/tools/sandbox/which.ts, the same
+ * lookup over PATH without a process (test/unit/tools/sandboxWhich.test.ts compares them).
+ * @type {import('esbuild').Plugin}
+ */
+const pathLookupForWhich = {
+  name: 'path-lookup-for-which',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)which\.js$/ }, (args) =>
+      /[\\/]@anthropic-ai[\\/]sandbox-runtime[\\/]dist[\\/]/.test(args.importer) ? { path: new URL('../src/tools/sandbox/which.ts', import.meta.url).pathname } : undefined,
+    );
+  },
+};
+
+/**
  * A stand-in for `filter`'s module that requires `dist/<file>` (built from that module by its own target
  * below) the first time the module is required: parts only some windows need stay out of
  * `dist/extension.js`, which every window loads at startup (issue 13: load time).
@@ -321,7 +336,7 @@ const targets = [
   // What the stand-in above loads: turndown and its DOM, for both bundles (they sit side by side).
   { ...common, plugins: [], entryPoints: ['turndown'], outfile: `${outdir}/turndown.js` },
   // The sandbox runtime's process; the library finds its seccomp helper in `vendor/seccomp/<arch>` beside it.
-  { ...common, plugins: [], entryPoints: ['src/tools/sandbox/runtimeHost.ts'], outfile: `${outdir}/sandbox-host.js` },
+  { ...common, plugins: [pathLookupForWhich], entryPoints: ['src/tools/sandbox/runtimeHost.ts'], outfile: `${outdir}/sandbox-host.js` },
   // The CLI proper, which the launcher below loads (with a V8 code cache where it can).
   {
     ...common,

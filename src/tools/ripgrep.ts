@@ -35,7 +35,8 @@ export function ripgrepMissingMessage(configured?: string): string {
   );
 }
 
-function isExecutable(file: string): boolean {
+/** An executable file (not a folder), following links: what `which` and a spawn accept. */
+export function isExecutable(file: string): boolean {
   try {
     fs.accessSync(file, fs.constants.X_OK);
     return fs.statSync(file).isFile();

@@ -59,6 +59,15 @@ describe('production bundles', () => {
     }
   });
 
+  it('only sandbox-host.js holds the sandbox runtime, with the lookup over PATH for its `which`', () => {
+    const files = fs.readdirSync(outdir).filter((name) => name.endsWith('.js') && fs.existsSync(path.join(outdir, `${name}.meta.json`)));
+    const library = /node_modules\/@anthropic-ai\/sandbox-runtime\//;
+    assert.deepEqual(files.filter((file) => inputs(file).some((input) => library.test(input))), ['sandbox-host.js']);
+    const host = inputs('sandbox-host.js');
+    assert.ok(host.includes('src/tools/sandbox/which.ts'), 'scripts/build.mjs pathLookupForWhich');
+    assert.deepEqual(host.filter((input) => input.endsWith('/utils/which.js')), [], "the library's own whichSync is not bundled");
+  });
+
   it('every bundle is ASCII, so V8 keeps its source (held for as long as the code runs) at one byte per char', () => {
     // A single char above U+007F (esbuild keeps them in regex literals) makes the whole source a two-byte string:
     // twice the memory, for the CLI about 0.6 MiB more in each copy of its source while it loads.
