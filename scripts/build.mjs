@@ -352,6 +352,10 @@ const targets = [
 ];
 
 cpSync('node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp', `${outdir}/vendor/seccomp`, { recursive: true, filter: (source) => !source.endsWith('.ts') });
+// The JVM agent that points Java's networking at the runtime's proxy (JAVA_TOOL_OPTIONS in the sandbox). Without
+// it beside sandbox-host.js the runtime ran `npm root -g` to look for it as it started (190 ms) and gave Java
+// tools no proxy.
+cpSync('node_modules/@anthropic-ai/sandbox-runtime/vendor/java-proxy-agent/srt-proxy-agent.jar', `${outdir}/vendor/java-proxy-agent/srt-proxy-agent.jar`);
 
 if (watch) {
   for (const options of targets) {

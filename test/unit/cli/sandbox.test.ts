@@ -87,6 +87,13 @@ describe('tool-exec with the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs L
     assert.doesNotMatch(byId('inside').content, /\.github|\.cursor|CLAUDE|AGENTS/);
   });
 
+  it("points Java's networking at its proxy with the agent the build puts beside the runtime", () => {
+    const { byId } = run({ sandbox: { enabled: true } }, [{ id: 'java', name: 'Bash', input: { command: 'echo "[$JAVA_TOOL_OPTIONS]"' } }]);
+    const agent = /-javaagent:(\S+?)\]/.exec(byId('java').content)?.[1];
+    assert.equal(agent, join(scratch, 'dist', 'vendor', 'java-proxy-agent', 'srt-proxy-agent.jar'), byId('java').content);
+    assert.ok(existsSync(agent));
+  });
+
   it('with the sandbox off, the same commands ask as today', () => {
     const { workspace, byId } = run({}, calls());
     for (const id of ['inside', 'outside', 'key', 'net', 'escape']) assert.equal(byId(id).errorKind, 'permission', `${id}: ${byId(id).content}`);

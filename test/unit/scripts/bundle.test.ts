@@ -89,6 +89,10 @@ describe('production bundles', () => {
       const built = fs.readdirSync(outdir).filter((name) => name.endsWith('.js'));
       assert.ok(built.length >= 8, `built: ${built.join(', ')}`);
       for (const name of built) assert.ok(listed.has(`dist/${name}`), `the .vsix ships dist/${name}`);
+      // What the sandbox runtime finds beside sandbox-host.js: its seccomp helper and its JVM proxy agent.
+      const vendor = (fs.readdirSync(path.join(outdir, 'vendor'), { recursive: true }) as string[]).filter((name) => fs.statSync(path.join(outdir, 'vendor', name)).isFile());
+      assert.ok(vendor.some((name) => name.endsWith('srt-proxy-agent.jar')) && vendor.some((name) => name.endsWith('apply-seccomp')), `vendor: ${vendor.join(', ')}`);
+      for (const name of vendor) assert.ok(listed.has(`dist/vendor/${name.split(path.sep).join('/')}`), `the .vsix ships dist/vendor/${name}`);
     } finally {
       fs.rmSync(pkg, { recursive: true, force: true });
     }
