@@ -5,12 +5,16 @@
 //   2. `autoAllows` tells the permission policy which calls need no approval (sandboxed, auto-allow on);
 //   3. `wrap` turns a command into the sandboxed command line, keyed for the runtime's violation reports;
 //   4. `blocked` names what the sandbox refused during that command.
-// Where it cannot run it says so once and every command asks as without it: never a silent escape.
+// Where it cannot run it says so once and every command asks as without it: never a silent escape. Should
+// the runtime's process end on its own, it is started again with the agents' backoff (src/bridge/restarts.ts),
+// and until it runs commands ask.
+
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { homedir } from 'node:os';
 import type { PermissionRequest } from '../../executor/ports/permissionPolicy';
+import { RestartBackoff } from '../../bridge/restarts';
 import { splitCommand } from '../../executor/policy/shellSplit';
 import { describeBlocked } from './blocked';
 import type { SandboxRuntime } from './runtime';
@@ -44,8 +48,13 @@ export interface BashSandboxOptions {
   readonly home?: string;
   /** The shell the start-up check runs. @default /bin/sh */
   readonly shell?: string;
-  /** Told once per reason when the sandbox is on but cannot run here (the host shows it). */
+  /**
+   * Told once per message when the sandbox is on but cannot run here, or its runtime stopped and is
+   * started again (the host shows it).
+   */
   readonly onUnavailable?: (message: string) => void;
+  /** When to start a runtime that stopped on its own again. @default a new `RestartBackoff` */
+  readonly restarts?: RestartBackoff;
 }
 
 /** The sandbox's inputs besides the settings: where commands run, the rules' domains, the ignore files. */
@@ -65,10 +74,14 @@ export class BashSandbox {
   private readonly autoAllowed = new Set<string>();
   private readonly platform: NodeJS.Platform;
   private readonly home: string;
+  private readonly restarts: RestartBackoff;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private disposed = false;
 
   constructor(private readonly options: BashSandboxOptions = {}) {
     this.platform = options.platform ?? process.platform;
     this.home = options.home ?? homedir();
+    this.restarts = options.restarts ?? new RestartBackoff();
   }
 
   /** The settings in force. */
@@ -188,6 +201,8 @@ export class BashSandbox {
 
   /** Stops the runtime's proxies. */
   async dispose(): Promise<void> {
+    this.disposed = true;
+    clearTimeout(this.restartTimer);
     const runtime = this.runtime;
     this.runtime = undefined;
     await runtime?.reset().catch(() => undefined);
@@ -215,25 +230,50 @@ export class BashSandbox {
         return this.markUnavailable(failure);
       }
       if (this.config) await runtime.updateConfig(this.config);
+      if (this.disposed) {
+        await runtime.reset().catch(() => undefined);
+        return;
+      }
       this.runtime = runtime;
+      this.unavailable = undefined;
+      this.restarts.started();
     } catch (error) {
       await runtime?.reset().catch(() => undefined);
       this.markUnavailable(error instanceof Error ? error.message : String(error));
     }
   }
 
-  /** The runtime stopped working on its own: from now on commands run as where the sandbox cannot run. */
+  /**
+   * The runtime in use stopped working on its own (its process ended): commands ask until it is started
+   * again, after the backoff's wait; past its limit it stays unavailable (a settings change tries again).
+   * One that ends while it starts fails its start, which says why.
+   */
   private lost(runtime: SandboxRuntime | undefined, reason: string): void {
-    if (runtime === undefined || (this.runtime !== undefined && this.runtime !== runtime)) return;
+    if (runtime === undefined || this.runtime !== runtime) return;
     this.runtime = undefined;
-    this.markUnavailable(reason);
+    this.starting = undefined;
+    const decision = this.restarts.crashed();
+    if (!decision.restart) return this.markUnavailable(`${reason}; it stopped ${decision.attempts + 1} times in a row, so it is not started again`);
+    this.tell(
+      `The OS sandbox stopped (${reason}) and starts again in ${decision.delayMs / 1000} s: until it runs, commands are not sandboxed and ask for approval as usual.`,
+    );
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => {
+      if (this.disposed || !this.settingsInForce.enabled || this.runtime || this.starting || !this.config) return;
+      this.starting = this.start(this.config);
+    }, decision.delayMs);
+    this.restartTimer.unref?.();
   }
 
   private markUnavailable(reason: string): void {
     this.unavailable = reason;
-    if (this.told.has(reason)) return;
-    this.told.add(reason);
-    this.options.onUnavailable?.(`The OS sandbox is on in the settings but cannot run here (${reason}): commands are not sandboxed and ask for approval as usual.`);
+    this.tell(`The OS sandbox is on in the settings but cannot run here (${reason}): commands are not sandboxed and ask for approval as usual.`);
+  }
+
+  private tell(message: string): void {
+    if (this.told.has(message)) return;
+    this.told.add(message);
+    this.options.onUnavailable?.(message);
   }
 }
 

@@ -97,7 +97,7 @@ describe('Bash in the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs Linux wi
     await until(() => countProcesses(marker) === 0);
   });
 
-  it("runs the runtime in its own process; when that process dies, its bridges go with it and commands are no longer sandboxed, never silently", async () => {
+  it("runs the runtime in its own process; when that process dies, its bridges go with it, commands ask, and it starts again", async () => {
     const told: string[] = [];
     const own = new BashSandbox({ home, onUnavailable: (message) => told.push(message) });
     try {
@@ -110,14 +110,20 @@ describe('Bash in the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs Linux wi
       const bridges = livingProcesses((cmdline, parent) => parent === pid && cmdline.startsWith('socat '));
       assert.ok(bridges.length > 0, 'the runtime started its bridges');
       process.kill(pid, 'SIGKILL');
-      await until(() => own.state === 'unavailable');
-      await until(() => bridges.every((bridge) => !isAlive(bridge)));
-      assert.match(own.unavailableReason!, new RegExp(`the OS sandbox's process \\(pid ${pid}\\) ended \\(SIGKILL\\)`));
-      assert.equal(told.length, 1);
-      assert.match(told[0]!, /commands are not sandboxed and ask for approval as usual/);
+      await until(() => told.length > 0);
+      assert.equal(own.state, 'starting');
+      assert.deepEqual(told, [
+        `The OS sandbox stopped (the OS sandbox's process (pid ${pid}) ended (SIGKILL)) and starts again in 0.5 s: until it runs, commands are not sandboxed and ask for approval as usual.`,
+      ]);
       const request = { callId: 'c1', tool: { name: 'Bash' }, input: { command: 'echo hi' } } as unknown as PermissionRequest;
-      assert.equal(own.autoAllows(request), false, 'nothing is let through unasked for a sandbox that is gone');
-      assert.match(own.approvalNote('echo hi')!, /Runs OUTSIDE the sandbox, because the sandbox cannot run here: the OS sandbox's process/);
+      assert.equal(own.autoAllows(request), false, 'nothing is let through unasked while the sandbox is gone');
+      assert.match(own.approvalNote('echo hi')!, /Runs OUTSIDE the sandbox, because the sandbox is still starting/);
+      await until(() => bridges.every((bridge) => !isAlive(bridge)));
+      await until(() => own.state === 'ready');
+      const [again, ...more] = runtimeProcesses().filter((candidate) => !before.includes(candidate));
+      assert.ok(again !== undefined && again !== pid && more.length === 0, 'one new runtime process');
+      assert.equal(own.autoAllows(request), true);
+      assert.equal(told.length, 1);
     } finally {
       await own.dispose();
     }

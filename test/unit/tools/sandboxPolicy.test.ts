@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { RestartBackoff, RESTART_MAX_ATTEMPTS } from '../../../src/bridge/restarts';
 import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
 import { BlockedOutputScanner, describeBlocked, BLOCKED_MAX_LINES } from '../../../src/tools/sandbox/blocked';
 import { BashSandbox, excludedBy } from '../../../src/tools/sandbox/bashSandbox';
@@ -165,6 +166,40 @@ describe('auto-allow in the permission policy', () => {
     assert.match(sandbox.approvalNote('docker ps')!, /Runs OUTSIDE the sandbox, because sandbox\.excludedCommands lists docker/);
     assert.match(sandbox.approvalNote('ls', { dangerouslyDisableSandbox: true })!, /OUTSIDE the sandbox, because the model asked/);
     assert.match(sandbox.approvalNote('ls')!, /^Runs in the OS sandbox/);
+  });
+
+  it('a runtime that stops on its own starts again after the backoff; stopping too often in a row, it stays unavailable until the settings change', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const told: string[] = [];
+    const losts: Array<(reason: string) => void> = [];
+    // Never running long enough to count as healthy: every stop is one more in a row.
+    const restarting = new BashSandbox({
+      loadRuntime: async (lost) => (losts.push(lost), { ...fakeRuntime }),
+      restarts: new RestartBackoff(() => 0),
+      onUnavailable: (message) => told.push(message),
+    });
+    const settings = { enabled: true, autoAllowBashIfSandboxed: true, excludedCommands: [], allowedDomains: [] };
+    await restarting.configure(settings, { folders: [box.ws], webFetchDomains: [] });
+    const request = { callId: 'c', tool: { name: 'Bash' }, input: { command: 'ls' } } as unknown as Parameters<BashSandbox['autoAllows']>[0];
+    for (let stop = 1; stop <= RESTART_MAX_ATTEMPTS; stop++) {
+      assert.equal(restarting.state, 'ready');
+      losts.at(-1)!(`stop ${stop}`);
+      assert.equal(restarting.state, 'starting');
+      assert.equal(restarting.autoAllows(request), false, 'it asks until the runtime runs again');
+      assert.match(told.at(-1)!, new RegExp(`^The OS sandbox stopped \\(stop ${stop}\\) and starts again in ${Math.min(30, 0.5 * 2 ** (stop - 1))} s: `));
+      t.mock.timers.tick(30_000);
+      await restarting.ready();
+    }
+    assert.equal(losts.length, RESTART_MAX_ATTEMPTS + 1);
+    losts.at(-1)!('stop again');
+    assert.equal(restarting.state, 'unavailable');
+    assert.match(told.at(-1)!, new RegExp(`cannot run here \\(stop again; it stopped ${RESTART_MAX_ATTEMPTS + 1} times in a row, so it is not started again\\)`));
+    t.mock.timers.tick(60_000);
+    await restarting.ready();
+    assert.equal(losts.length, RESTART_MAX_ATTEMPTS + 1, 'not started again');
+    await restarting.configure(settings, { folders: [box.ws], webFetchDomains: [] });
+    assert.equal(restarting.state, 'ready', 'a settings change tries again');
+    await restarting.dispose();
   });
 
   it('where the sandbox cannot run it says so once and every command asks', async () => {
