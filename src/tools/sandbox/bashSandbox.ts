@@ -8,7 +8,6 @@
 // Where it cannot run it says so once and every command asks as without it: never a silent escape. Should
 // the runtime's process end on its own, it is started again with the agents' backoff (src/bridge/restarts.ts),
 // and until it runs commands ask.
-
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -119,7 +118,18 @@ export class BashSandbox {
     });
     if (!settings.enabled) return;
     if (this.runtime) {
-      await this.runtime.updateConfig(this.config);
+      const runtime = this.runtime;
+      try {
+        await runtime.updateConfig(this.config);
+      } catch (error) {
+        // Never left running with the rules it had: it stops, and commands ask. (One whose process ended
+        // meanwhile is being started again, with these rules.)
+        if (this.runtime !== runtime) return;
+        this.runtime = undefined;
+        this.starting = undefined;
+        await runtime.reset().catch(() => undefined);
+        this.markUnavailable(`its new settings could not be applied: ${error instanceof Error ? error.message : String(error)}`);
+      }
       return;
     }
     this.starting ??= this.start(this.config);

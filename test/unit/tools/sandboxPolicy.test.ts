@@ -202,6 +202,30 @@ describe('auto-allow in the permission policy', () => {
     await restarting.dispose();
   });
 
+  it('a runtime that cannot take new settings stops, and commands ask, rather than run under the old ones', async () => {
+    const told: string[] = [];
+    let reset = 0;
+    let refuse = false;
+    const refusing = new BashSandbox({
+      loadRuntime: async () => ({
+        ...fakeRuntime,
+        updateConfig: async () => {
+          if (refuse) throw new Error('invalid domain');
+        },
+        reset: async () => void reset++,
+      }),
+      onUnavailable: (message) => told.push(message),
+    });
+    const settings = { enabled: true, autoAllowBashIfSandboxed: true, excludedCommands: [], allowedDomains: [] };
+    await refusing.configure(settings, { folders: [box.ws], webFetchDomains: [] });
+    assert.equal(refusing.state, 'ready');
+    refuse = true;
+    await refusing.configure({ ...settings, allowedDomains: ['example.com'] }, { folders: [box.ws], webFetchDomains: [] });
+    assert.equal(refusing.state, 'unavailable');
+    assert.equal(reset, 1);
+    assert.deepEqual(told, ['The OS sandbox is on in the settings but cannot run here (its new settings could not be applied: invalid domain): commands are not sandboxed and ask for approval as usual.']);
+  });
+
   it('where the sandbox cannot run it says so once and every command asks', async () => {
     const told: string[] = [];
     const broken = new BashSandbox({ loadRuntime: async () => ({ ...fakeRuntime, checkDependencies: async () => ({ errors: ['bubblewrap (bwrap) is not installed'], warnings: [] }) }), onUnavailable: (message) => told.push(message) });
