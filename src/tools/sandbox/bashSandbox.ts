@@ -250,12 +250,16 @@ export class BashSandbox {
     } catch (error) {
       await runtime?.reset().catch(() => undefined);
       this.markUnavailable(error instanceof Error ? error.message : String(error));
+    } finally {
+      // One that did not start is tried again by the next configure: a settings change, or a dependency
+      // installed meanwhile, can make it work (until then it stays unavailable, and commands ask).
+      if (runtime === undefined || this.runtime !== runtime) this.starting = undefined;
     }
   }
 
   /**
    * The runtime in use stopped working on its own (its process ended): commands ask until it is started
-   * again, after the backoff's wait; past its limit it stays unavailable (a settings change tries again).
+   * again, after the backoff's wait; past its limit it stays unavailable (the next configure tries again).
    * One that ends while it starts fails its start, which says why.
    */
   private lost(runtime: SandboxRuntime | undefined, reason: string): void {

@@ -226,9 +226,13 @@ describe('auto-allow in the permission policy', () => {
     assert.deepEqual(told, ['The OS sandbox is on in the settings but cannot run here (its new settings could not be applied: invalid domain): commands are not sandboxed and ask for approval as usual.']);
   });
 
-  it('where the sandbox cannot run it says so once and every command asks', async () => {
+  it('where the sandbox cannot run it says so once and every command asks; the next configure tries again', async () => {
     const told: string[] = [];
-    const broken = new BashSandbox({ loadRuntime: async () => ({ ...fakeRuntime, checkDependencies: async () => ({ errors: ['bubblewrap (bwrap) is not installed'], warnings: [] }) }), onUnavailable: (message) => told.push(message) });
+    let installed = false;
+    const broken = new BashSandbox({
+      loadRuntime: async () => ({ ...fakeRuntime, checkDependencies: async () => ({ errors: installed ? [] : ['bubblewrap (bwrap) is not installed'], warnings: [] }) }),
+      onUnavailable: (message) => told.push(message),
+    });
     const settings = { enabled: true, autoAllowBashIfSandboxed: true, excludedCommands: [], allowedDomains: [] };
     await broken.configure(settings, { folders: [box.ws], webFetchDomains: [] });
     await broken.configure(settings, { folders: [box.ws], webFetchDomains: [] });
@@ -238,5 +242,10 @@ describe('auto-allow in the permission policy', () => {
     rules.sandboxed = (request) => broken.autoAllows(request);
     assert.equal((await decide(rules, box, BashTool, { command: 'ls' })).behavior, 'ask');
     assert.match(broken.approvalNote('ls')!, /OUTSIDE the sandbox, because the sandbox cannot run here/);
+    installed = true;
+    await broken.configure(settings, { folders: [box.ws], webFetchDomains: [] });
+    assert.equal(broken.state, 'ready');
+    assert.equal(told.length, 1);
+    await broken.dispose();
   });
 });
