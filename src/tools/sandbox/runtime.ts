@@ -11,9 +11,9 @@ export interface SandboxCommand {
   readonly shell: string;
   readonly key: string;
   /**
-   * The folder it runs in. The runtime protects its own list of names there and one level below
-   * (`MANDATORY_DENY_SEARCH_DEPTH`): shell profiles, `.gitconfig`, `.gitmodules`, `.mcp.json`, `.idea`,
-   * and the hooks and config of the repositories it finds.
+   * The folder it runs in. The runtime protects its own list of names there: shell profiles,
+   * `.gitconfig`, `.gitmodules`, `.mcp.json`, `.idea`, and the folder's `.git/hooks` and `.git/config`
+   * (below it only as deep as `MANDATORY_DENY_SEARCH_DEPTH`, which keeps it to the folder itself).
    */
   readonly cwd: string;
 }
