@@ -110,6 +110,18 @@ export function bareNodeEnvironment(): NodeJS.ProcessEnv {
   return { ...env, ELECTRON_RUN_AS_NODE: '1' };
 }
 
+/** A Node child with an IPC channel keeps its host alive only while `busy` (a request of the host's is under way). */
+export function keepHostAliveWhile(child: ChildProcess, busy: boolean): void {
+  const channel = child.channel as { ref(): void; unref(): void } | null | undefined;
+  if (busy) {
+    child.ref();
+    channel?.ref();
+  } else {
+    child.unref();
+    channel?.unref();
+  }
+}
+
 /** The helper stopped while one of its commands ran: the command's exit can no longer be known. */
 export class SpawnHelperLostError extends Error {
   constructor(helperPid: number | undefined, code: number | null, signal: NodeJS.Signals | null) {
@@ -303,16 +315,7 @@ export class SpawnHelper {
 
   /** The IPC channel keeps the host alive only while a spawn or a command of the helper's is under way. */
   private refIfBusy(): void {
-    const helper = this.helper;
-    if (!helper) return;
-    const channel = helper.channel as { ref(): void; unref(): void } | null | undefined;
-    if (this.pending.size > 0) {
-      helper.ref();
-      channel?.ref();
-    } else {
-      helper.unref();
-      channel?.unref();
-    }
+    if (this.helper) keepHostAliveWhile(this.helper, this.pending.size > 0);
   }
 }
 

@@ -1,9 +1,9 @@
 // The sandbox runtime's own process (run by src/tools/sandbox/runtimeProcess.ts with an IPC channel): it
-// loads `@anthropic-ai/sandbox-runtime` and serves the host's requests as they come. Before
-// each command the runtime forks and waits (`which` for the shell, `rg` for nested `.git/hooks` and kin)
-// and checks every protected path with synchronous file system calls, and its filtering proxies carry all
-// of a sandboxed command's network traffic: here none of that runs on the host's event loop. It stops,
-// proxies and all, when the host goes.
+// loads `@anthropic-ai/sandbox-runtime` and serves the host's requests as they come. Before each command
+// the runtime runs `rg` over the command's folder for its protected names (and, outside the bundle,
+// `which` for the shell: src/tools/sandbox/which.ts) and checks every protected path with synchronous file
+// system calls, and its filtering proxies carry all of a sandboxed command's network traffic: here none of
+// that runs on the host's event loop. It stops, proxies and all, when the host goes.
 import { loadSandboxRuntime, type SandboxRuntime } from './runtime';
 import type { RuntimeAnswer, RuntimeRequest } from './runtimeProcess';
 

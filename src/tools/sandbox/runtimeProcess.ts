@@ -7,7 +7,7 @@
 // answered when done (as the host called the library before); the process ends with the host.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { bareNodeEnvironment } from '../spawnHelper';
+import { bareNodeEnvironment, keepHostAliveWhile } from '../spawnHelper';
 import type { SandboxCommand, SandboxRuntime } from './runtime';
 import { SANDBOX_HOST_SCRIPT } from './runtimeHostScript';
 import type { SandboxRuntimeConfigShape } from './sandboxConfig';
@@ -211,14 +211,7 @@ export class SandboxRuntimeProcess implements SandboxRuntime {
 
   /** The process and its channel keep the host alive only while a request is under way. */
   private refIfBusy(): void {
-    const channel = this.child.channel as { ref(): void; unref(): void } | null | undefined;
-    if (this.pending.size > 0) {
-      this.child.ref();
-      channel?.ref();
-    } else {
-      this.child.unref();
-      channel?.unref();
-    }
+    keepHostAliveWhile(this.child, this.pending.size > 0);
   }
 }
 
