@@ -61,17 +61,22 @@ const sandboxInItsProcess = {
 };
 
 /**
- * In the sandbox runtime's process, the library's `whichSync` (dist/utils/which.js: a spawnSync of `which`
- * for the shell on every command it wraps, 9 ms each there) is src/tools/sandbox/which.ts, the same
- * lookup over PATH without a process (test/unit/tools/sandboxWhich.test.ts compares them).
+ * In the sandbox runtime's process, two of the library's helpers that start a process on every command it
+ * wraps are ours, which start none:
+ * - its `whichSync` (dist/utils/which.js: a spawnSync of `which` for the shell, 9 ms each there) is
+ *   src/tools/sandbox/which.ts, the same lookup over PATH (test/unit/tools/sandboxWhich.test.ts compares them);
+ * - its `ripGrep` (dist/utils/ripgrep.js: `rg --files` over the command's folder for the protected names
+ *   below it, 14-16 ms a run) is src/tools/sandbox/fileListing.ts, the same listing with `readdir`
+ *   (test/unit/tools/sandboxFileListing.test.ts compares them).
  * @type {import('esbuild').Plugin}
  */
-const pathLookupForWhich = {
-  name: 'path-lookup-for-which',
+const noProcessPerWrap = {
+  name: 'no-process-per-wrap',
   setup(build) {
-    build.onResolve({ filter: /(^|\/)which\.js$/ }, (args) =>
-      /[\\/]@anthropic-ai[\\/]sandbox-runtime[\\/]dist[\\/]/.test(args.importer) ? { path: new URL('../src/tools/sandbox/which.ts', import.meta.url).pathname } : undefined,
-    );
+    const fromLibrary = (importer) => /[\\/]@anthropic-ai[\\/]sandbox-runtime[\\/]dist[\\/]/.test(importer);
+    const ours = (file) => ({ path: new URL(`../src/tools/sandbox/${file}`, import.meta.url).pathname });
+    build.onResolve({ filter: /(^|\/)which\.js$/ }, (args) => (fromLibrary(args.importer) ? ours('which.ts') : undefined));
+    build.onResolve({ filter: /(^|\/)ripgrep\.js$/ }, (args) => (fromLibrary(args.importer) ? ours('fileListing.ts') : undefined));
   },
 };
 
@@ -336,7 +341,7 @@ const targets = [
   // What the stand-in above loads: turndown and its DOM, for both bundles (they sit side by side).
   { ...common, plugins: [], entryPoints: ['turndown'], outfile: `${outdir}/turndown.js` },
   // The sandbox runtime's process; the library finds its seccomp helper in `vendor/seccomp/<arch>` beside it.
-  { ...common, plugins: [pathLookupForWhich], entryPoints: ['src/tools/sandbox/runtimeHost.ts'], outfile: `${outdir}/sandbox-host.js` },
+  { ...common, plugins: [noProcessPerWrap], entryPoints: ['src/tools/sandbox/runtimeHost.ts'], outfile: `${outdir}/sandbox-host.js` },
   // The CLI proper, which the launcher below loads (with a V8 code cache where it can).
   {
     ...common,

@@ -1,4 +1,4 @@
-// `whichSync` for the sandbox runtime's bundle (scripts/build.mjs `pathLookupForWhich`): the library's own
+// `whichSync` for the sandbox runtime's bundle (scripts/build.mjs `noProcessPerWrap`): the library's own
 // runs `which` with spawnSync for the shell on every command it wraps (and for bubblewrap, socat and
 // ripgrep as it starts): 9.0-9.6 ms each in the runtime's process (a fork of a 93 MiB process, then
 // `which`; 25 wraps, 2026-12-05). The same lookup over PATH here runs nothing: a sandboxed `echo hi`

@@ -59,13 +59,14 @@ describe('production bundles', () => {
     }
   });
 
-  it('only sandbox-host.js holds the sandbox runtime, with the lookup over PATH for its `which`', () => {
+  it('only sandbox-host.js holds the sandbox runtime, with our `which` and file listing instead of its processes', () => {
     const files = fs.readdirSync(outdir).filter((name) => name.endsWith('.js') && fs.existsSync(path.join(outdir, `${name}.meta.json`)));
     const library = /node_modules\/@anthropic-ai\/sandbox-runtime\//;
     assert.deepEqual(files.filter((file) => inputs(file).some((input) => library.test(input))), ['sandbox-host.js']);
     const host = inputs('sandbox-host.js');
-    assert.ok(host.includes('src/tools/sandbox/which.ts'), 'scripts/build.mjs pathLookupForWhich');
-    assert.deepEqual(host.filter((input) => input.endsWith('/utils/which.js')), [], "the library's own whichSync is not bundled");
+    assert.ok(host.includes('src/tools/sandbox/which.ts'), 'scripts/build.mjs noProcessPerWrap');
+    assert.ok(host.includes('src/tools/sandbox/fileListing.ts'), 'scripts/build.mjs noProcessPerWrap');
+    assert.deepEqual(host.filter((input) => input.endsWith('/utils/which.js') || input.endsWith('/utils/ripgrep.js')), [], "the library's own whichSync and ripGrep are not bundled");
   });
 
   it('every bundle is ASCII, so V8 keeps its source (held for as long as the code runs) at one byte per char', () => {
