@@ -10,11 +10,11 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { CAN_SANDBOX } from '../tools/canSandbox';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const KEY = 'FAKE-PRIVATE-KEY-for-the-sandbox-test';
 /** Linux with bubblewrap (scripts/setup.sh installs it); elsewhere the CLI says the sandbox cannot run. */
-const CAN_SANDBOX = process.platform === 'linux' && spawnSync('sh', ['-c', 'command -v bwrap && command -v socat'], { encoding: 'utf8' }).status === 0;
 
 describe('tool-exec with the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs Linux with bubblewrap and socat (scripts/setup.sh)' }, () => {
   let scratch: string;

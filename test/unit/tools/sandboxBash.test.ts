@@ -3,7 +3,6 @@
 // command, output streams and is budgeted, secret variables stay out — and writes land only in the
 // workspace.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,11 +12,11 @@ import type { PermissionRequest } from '../../../src/executor/ports/permissionPo
 import { BashSandbox } from '../../../src/tools/sandbox/bashSandbox';
 import { makeWorkspace, type Workspace } from './helpers';
 import { countProcesses, livingProcesses, uniqueSleep, until } from './processes';
+import { CAN_SANDBOX } from './canSandbox';
 
 /** This process's children that run the sandbox runtime's script. */
 const runtimeProcesses = () => livingProcesses((cmdline, parent) => parent === process.pid && cmdline.includes('runtimeHost.js'));
 
-const CAN_SANDBOX = process.platform === 'linux' && spawnSync('sh', ['-c', 'command -v bwrap && command -v socat'], { encoding: 'utf8' }).status === 0;
 
 describe('Bash in the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs Linux with bubblewrap and socat (scripts/setup.sh)' }, () => {
   let ws: Workspace;

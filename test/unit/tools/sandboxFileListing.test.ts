@@ -12,10 +12,10 @@ import { after, before, describe, it } from 'node:test';
 import { listFiles, parseListing, ripGrep, RipgrepError } from '../../../src/tools/sandbox/fileListing';
 import { SandboxRuntimeProcess } from '../../../src/tools/sandbox/runtimeProcess';
 import { sandboxRuntimeConfig } from '../../../src/tools/sandbox/sandboxConfig';
+import { CAN_SANDBOX } from './canSandbox';
 
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');
 const RG = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim();
-const CAN_SANDBOX = process.platform === 'linux' && spawnSync('sh', ['-c', 'command -v bwrap && command -v socat'], { encoding: 'utf8' }).status === 0;
 
 /** Files (relative paths), `dir/` folders, links (`name -> target`) and a FIFO (`|name`) of the tree. */
 const TREE = [
