@@ -36,12 +36,12 @@ export function pathPatternMatches(pattern: PathPattern, candidate: string, fold
   const test = matcher(pattern.glob);
   switch (pattern.anchor) {
     case 'absolute':
-      return test(candidate) || ancestors(candidate).some(test);
+      return test(candidate) || ancestors(candidate).some((ancestor) => test(ancestor));
     case 'workspace':
       return folders.some((folder) => {
         if (!isInside(candidate, folder) || candidate === folder) return false;
         const relative = path.relative(folder, candidate).split(path.sep).join('/');
-        return test(relative) || ancestors(relative).some(test);
+        return test(relative) || ancestors(relative).some((ancestor) => test(ancestor));
       });
     case 'anywhere':
       return candidate.split(path.sep).filter(Boolean).some((segment) => test(segment));
@@ -66,7 +66,9 @@ function ancestors(candidate: string): string[] {
 function matcher(glob: string): (candidate: string) => boolean {
   let compiled = cache.get(glob);
   if (!compiled) {
-    compiled = picomatch(glob, { dot: true });
+    const isMatch = picomatch(glob, { dot: true });
+    // One argument, a boolean answer: picomatch's second parameter makes it return a (truthy) object.
+    compiled = (candidate) => isMatch(candidate) === true;
     if (cache.size >= MAX_CACHED_MATCHERS) cache.clear();
     cache.set(glob, compiled);
   }

@@ -108,6 +108,18 @@ describe('RulesPolicy', () => {
       assert.equal((await decide(policy, box, GlobTool, { pattern: '../../**' })).behavior, 'ask', 'a glob reaching out asks');
     });
 
+    it('a folder-scoped allow rule allows only inside that folder, at any depth of the path', async () => {
+      for (const rule of ['Edit(docs/**)', 'Edit(./docs/**)', 'Edit(/docs/**)', 'Edit(~/notes/**)', 'Edit(//nonexistent/**)']) {
+        const policy = new RulesPolicy({ user: { allow: [rule, rule.replace('Edit', 'Read')] } });
+        for (const target of ['src/deep/er/x.ts', 'a/b/c.txt']) {
+          assert.equal((await decide(policy, box, WriteTool, { path: target, content: '' })).behavior, 'ask', `${rule} must not allow ${target}`);
+        }
+        assert.equal((await decide(policy, box, ReadTool, { path: path.join(box.outside, 'secret.txt') })).behavior, 'ask', `${rule} must not allow a read outside`);
+      }
+      const docs = new RulesPolicy({ user: { allow: ['Edit(docs/**)'] } });
+      assert.equal((await decide(docs, box, WriteTool, { path: 'docs/deep/er/x.md', content: '' })).behavior, 'allow');
+    });
+
     it('a deny rule on a name also catches a link to it and the name at any depth', async () => {
       const policy = new RulesPolicy({ mode: 'bypass', user: { deny: ['Read(secret.txt)', 'Edit(//etc/**)'] } });
       assert.equal((await decide(policy, box, ReadTool, { path: 'src/link.txt' })).behavior, 'deny');
