@@ -68,7 +68,7 @@ export function approvalDetail(request: ApprovalRequest): string {
 }
 
 function buttons(request: ApprovalRequest, reviewable: boolean): string[] {
-  return [ALLOW, ...(request.sessionAllowed ? [ALLOW_SESSION] : []), ...(request.workspaceAllowed ? [ALLOW_WORKSPACE] : []), ...(reviewable ? [REVIEW_DIFF] : []), DENY];
+  return [...(request.onceAllowed === false ? [] : [ALLOW]), ...(request.sessionAllowed ? [ALLOW_SESSION] : []), ...(request.workspaceAllowed ? [ALLOW_WORKSPACE] : []), ...(reviewable ? [REVIEW_DIFF] : []), DENY];
 }
 
 function toAnswer(choice: string | undefined): ApprovalAnswer {
