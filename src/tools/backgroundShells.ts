@@ -2,17 +2,13 @@
 // model has read, and is tracked by the executor (`trackExternalBackgroundTask`) so it is listed and stopped.
 import type { OutputFollower, TaskExit } from '../executor/backgroundTasks';
 import { formatBytes } from '../executor/text';
+import { BASH_EXIT_DRAIN_MS } from './bash';
 import type { BackgroundTaskHost } from './options';
 import type { ProcessTree } from './processTree';
 import { EscapeStripper } from './terminalEscapes';
 
 /** Output a background command keeps (its newest part); older output is dropped and counted. */
 export const BACKGROUND_OUTPUT_MAX_CHARS = 1024 * 1024;
-/**
- * After the shell exits, its output still in the pipes is read for up to this long before the command counts
- * as ended: a process it left running (`server &`) may hold the pipes open for good. Ours.
- */
-export const BACKGROUND_DRAIN_GRACE_MS = 500;
 
 export interface BackgroundShellState {
   readonly id: string;
@@ -168,9 +164,9 @@ export class BackgroundShells {
   }
 }
 
-/** Resolves when the output has drained, or after `BACKGROUND_DRAIN_GRACE_MS`. */
+/** Resolves when the output has drained, or after `BASH_EXIT_DRAIN_MS` (a process the command left may hold the pipes). */
 function drainedOrGrace(drained: Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, BACKGROUND_DRAIN_GRACE_MS)));
+  const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, BASH_EXIT_DRAIN_MS)));
   return Promise.race([drained, grace]).finally(() => clearTimeout(timer));
 }
