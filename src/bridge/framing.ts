@@ -7,7 +7,7 @@
 //     header section without an end) or a stream that ends inside a frame is fatal: where the next frame
 //     starts is unknown, so the reader reports a `FramingError` and stops reading.
 // No vscode import: `tool-exec serve` uses it.
-import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from 'vscode-jsonrpc';
+import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable, type Message, type MessageWriter } from 'vscode-jsonrpc';
 
 /** Largest body a frame may announce: the ACP SDK's limit for one message, so both protocols take the same. */
 export const BRIDGE_MAX_FRAME_BYTES = 32 * 1024 * 1024;
@@ -134,6 +134,26 @@ export class FramedMessageReader extends AbstractMessageReader {
     this.bodyLength = undefined;
     this.fireError(new FramingError(why));
   }
+}
+
+/**
+ * Writes each message as one frame in one write, at once, in order. vscode-jsonrpc's writer queues every
+ * message behind a lock and writes header and body apart: a batch's events (three or four per call) piled up
+ * in that queue, whose shift made the writing quadratic. Here nothing queues: a reader that falls behind
+ * blocks the synchronous write instead.
+ */
+export class FrameWriter extends AbstractMessageWriter implements MessageWriter {
+  constructor(private readonly out: { write(text: string): void }) {
+    super();
+  }
+
+  write(message: Message): Promise<void> {
+    const json = JSON.stringify(message);
+    this.out.write(`Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`);
+    return Promise.resolve();
+  }
+
+  end(): void {}
 }
 
 /** The body length a header section announces, or why it announces none that can be read. */

@@ -2,10 +2,9 @@
 // on stdin/stdout, for an agent that starts us as its child. One executor for the whole connection; it
 // ends when the agent closes our stdin, sends `exit`, or a signal arrives — open turns are cancelled
 // first and every process their calls started is stopped.
-import { Writable } from 'node:stream';
-import { createMessageConnection, ResponseError, StreamMessageWriter, type Message, type MessageWriter } from 'vscode-jsonrpc/node';
+import { createMessageConnection, ResponseError, type Message, type MessageWriter } from 'vscode-jsonrpc/node';
 import { bindBridge } from '../bridge/bind';
-import { FramedMessageReader, FramingError } from '../bridge/framing';
+import { FramedMessageReader, FrameWriter, FramingError } from '../bridge/framing';
 import { BridgeErrorCodes, EventNotification, Methods } from '../bridge/protocol';
 import { BridgeService } from '../bridge/service';
 import type { ToolExecutor } from '../executor/executor';
@@ -53,14 +52,7 @@ export async function serveStdio(args: ServeArgs, io: ServeIo): Promise<number> 
 /** Serves one connection on `io` until it ends; `framing` says how the agent's stream broke it, if it did. */
 export async function serveConnection(executor: ToolExecutor, io: Omit<ServeIo, 'cwd'>): Promise<{ reason: string; framing?: string }> {
   // Descriptor 1 is the CLI's own (`CliOutput`): protocol messages are the only thing written there.
-  const out = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      io.stdout.write(chunk.toString('utf8'));
-      callback();
-    },
-  });
-  const writer = new StreamMessageWriter(out);
-  // A frame that is no request is answered at once; its error has the request's id when it could be read.
+  const writer = new FrameWriter(io.stdout);
   // Answers written here rather than by the connection; awaited before it goes.
   const direct: Promise<void>[] = [];
   const answerDirectly = (id: string | number | null, code: number, message: string) => void direct.push(writer.write({ jsonrpc: '2.0', id, error: { code, message } } as never).catch(() => {}));
