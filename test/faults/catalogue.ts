@@ -11,6 +11,7 @@ import './classes/4-secrets';
 import './classes/5-processes';
 import './classes/6-errors';
 import './classes/7-sizes';
+import './classes/wire';
 import { CLASS_NAMES, entries, type FaultEntry } from './define';
 
 export { CLASS_NAMES, type DefectClass, type FaultEntry } from './define';

@@ -51,6 +51,43 @@ export interface AcpTestContext {
   start(options?: HarnessOptions): Promise<Harness>;
 }
 
+/** Starts the scripted agent on a real executor in `dir`; what it started is closed by the steps pushed on `cleanups`. */
+export async function startAcp(dir: string, options: HarnessOptions, cleanups: Array<() => Promise<void> | void>): Promise<Harness> {
+  const supervisor = new ProcessSupervisor();
+  const policy = new RulesPolicy({ mode: options.mode ?? 'default', user: options.rules });
+  const approvals = new RecordingApprovals(options.answers);
+  const executor = new ToolExecutor({ workspaceFolders: [dir], permissionPolicy: policy, approvalClient: approvals, redactor: createRedactor({ env: options.env ?? {} }) });
+  registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor });
+  const transcriptFile = join(dir, '.transcript.jsonl');
+  const connection = new AcpAgentConnection({
+    launch: { name: 'scripted', command: process.execPath, args: [AGENT, '--transcript', transcriptFile] },
+    executor,
+    policy,
+    approvals,
+    workspaceFolders: () => [dir],
+    clientInfo: { name: 'test', version: '0' },
+  });
+  cleanups.push(async () => {
+    await connection.close();
+    await executor.dispose();
+    await supervisor.dispose();
+  });
+  await connection.start();
+  const sessionId = await connection.newSession(dir);
+  const transcript = () => readFileSync(transcriptFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  return {
+    dir,
+    approvals,
+    connection,
+    sessionId,
+    transcript,
+    async prompt(steps, signal) {
+      const answer = await connection.prompt(sessionId, [{ type: 'text', text: JSON.stringify(steps) }], signal);
+      return answer.stopReason;
+    },
+  };
+}
+
 /** Registers the hooks that give each test of the file a fresh folder and close what it started. */
 export function acpTests(): AcpTestContext {
   let cleanups: Array<() => Promise<void> | void> = [];
@@ -62,46 +99,11 @@ export function acpTests(): AcpTestContext {
   afterEach(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
-  const context: AcpTestContext = {
+  return {
     dir: () => dir,
     cleanup: (step) => void cleanups.push(step),
-    async start(options = {}) {
-      const supervisor = new ProcessSupervisor();
-      const policy = new RulesPolicy({ mode: options.mode ?? 'default', user: options.rules });
-      const approvals = new RecordingApprovals(options.answers);
-      const executor = new ToolExecutor({ workspaceFolders: [dir], permissionPolicy: policy, approvalClient: approvals, redactor: createRedactor({ env: options.env ?? {} }) });
-      registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor });
-      const transcriptFile = join(dir, '.transcript.jsonl');
-      const connection = new AcpAgentConnection({
-        launch: { name: 'scripted', command: process.execPath, args: [AGENT, '--transcript', transcriptFile] },
-        executor,
-        policy,
-        approvals,
-        workspaceFolders: () => [dir],
-        clientInfo: { name: 'test', version: '0' },
-      });
-      cleanups.push(async () => {
-        await connection.close();
-        await executor.dispose();
-        await supervisor.dispose();
-      });
-      await connection.start();
-      const sessionId = await connection.newSession(dir);
-      const transcript = () => readFileSync(transcriptFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-      return {
-        dir,
-        approvals,
-        connection,
-        sessionId,
-        transcript,
-        async prompt(steps, signal) {
-          const answer = await connection.prompt(sessionId, [{ type: 'text', text: JSON.stringify(steps) }], signal);
-          return answer.stopReason;
-        },
-      };
-    },
+    start: (options = {}) => startAcp(dir, options, cleanups),
   };
-  return context;
 }
 
 export const entries = (harness: Harness, kind: string) => harness.transcript().filter((entry) => entry.kind === kind);
