@@ -102,12 +102,16 @@ export class Terminals {
     const terminal = this.terminals.get(params.terminalId);
     if (!terminal || terminal.sessionId !== params.sessionId) return unknown(params.terminalId);
     this.terminals.delete(terminal.id);
-    terminal.followed?.stop();
-    if (this.running(terminal.taskId)) {
-      const killed = await this.stop(terminal, params.sessionId, signal);
-      if (!killed.ok) return killed;
+    try {
+      if (this.running(terminal.taskId)) {
+        const killed = await this.stop(terminal, params.sessionId, signal);
+        if (!killed.ok) return killed;
+      }
+      return ok({});
+    } finally {
+      // Followed until the kill's end arrived: `stop` waits for it.
+      terminal.followed?.stop();
     }
-    return ok({});
   }
 
   /** Kills every running command of `sessionId` (all sessions when undefined): cancel, or the agent went away. */
