@@ -53,17 +53,15 @@ export async function serveStdio(args: ServeArgs, io: ServeIo): Promise<number> 
 export async function serveConnection(executor: ToolExecutor, io: Omit<ServeIo, 'cwd'>): Promise<{ reason: string; framing?: string }> {
   // Descriptor 1 is the CLI's own (`CliOutput`): protocol messages are the only thing written there.
   const writer = new FrameWriter(io.stdout);
-  // Answers written here rather than by the connection; awaited before it goes.
-  const direct: Promise<void>[] = [];
-  const answerDirectly = (id: string | number | null, code: number, message: string) => void direct.push(writer.write({ jsonrpc: '2.0', id, error: { code, message } } as never).catch(() => {}));
+  // Answers written here rather than by the connection (FrameWriter writes at once).
+  const answerDirectly = (id: string | number | null, code: number, message: string) => void writer.write({ jsonrpc: '2.0', id, error: { code, message } } as never);
   const reader = new FramedMessageReader(io.stdin, (bad) => answerDirectly(bad.id, bad.code, bad.message));
   let answered = 0;
   const counting: MessageWriter = {
     write: (message: Message) => {
-      const written = writer.write(message);
-      // Counted once written: the connection may go as soon as every request read was answered.
-      if (!('method' in message) && 'id' in message) void written.finally(() => answered++).catch(() => {});
-      return written;
+      // Counted: the connection may go once every request read was answered.
+      if (!('method' in message) && 'id' in message) answered++;
+      return writer.write(message);
     },
     onError: writer.onError,
     onClose: writer.onClose,
@@ -102,7 +100,6 @@ export async function serveConnection(executor: ToolExecutor, io: Omit<ServeIo, 
   // Every request read before the end gets its answer before the connection goes.
   const until = performance.now() + SERVE_ANSWER_DRAIN_MS;
   while (answered < reader.requestsRead && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 2));
-  await Promise.all(direct);
   binding.dispose();
   connection.dispose();
   return { reason, ...(framing !== undefined ? { framing } : {}) };
