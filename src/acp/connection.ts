@@ -159,6 +159,11 @@ export class AcpAgentConnection {
     return this.exitCode;
   }
 
+  /** Resolves once the connection ended, by `close()`, the agent's exit, or what the agent sent. */
+  get closed(): Promise<void> {
+    return this.connection?.closed ?? this.exitCode.then(() => undefined);
+  }
+
   /** Closes the connection, kills the agent's commands and then the agent (after a grace period). */
   async close(): Promise<void> {
     this.closing = true;
