@@ -22,8 +22,10 @@ const SERVER_START_TIMEOUT_MS = 60_000;
 const REPLY_TIMEOUT_MS = 120_000;
 /** VS Code writes a chat session to disk shortly after it changes; this bounds the wait for it. */
 const SAVE_TIMEOUT_MS = 60_000;
-/** Tool blocks nest (a step list holds tool blocks); unfold at most this many rounds. */
-const UNFOLD_ROUNDS = 10;
+/** A reply of one tool call folds a step list and a tool block or two; more clicks mean a block that never unfolds. */
+const UNFOLD_CLICKS = 20;
+/** A clicked block re-renders within a frame or two; the next one is looked for after this. */
+const UNFOLD_SETTLE_MS = 200;
 
 let workbench: Workbench;
 let recordFile: string;
@@ -100,14 +102,14 @@ async function startMcpServer(): Promise<void> {
 
 /** Clicks every folded part of a reply ("Completed N steps", a tool block's header) until none is left. */
 async function unfoldAll(reply: Locator): Promise<void> {
-  await workbench.unfoldSteps(reply);
-  for (let round = 0; round < UNFOLD_ROUNDS; round++) {
-    const folded = reply.locator('[aria-expanded="false"]');
-    const count = await folded.count();
-    if (count === 0) return;
-    for (let index = count - 1; index >= 0; index--) await folded.nth(index).dispatchEvent('click');
+  const folded = reply.locator('[aria-expanded="false"]');
+  for (let click = 0; click < UNFOLD_CLICKS && (await folded.count()) > 0; click++) {
+    // One at a time: an unfolded block re-renders the reply, and what was counted before moves.
+    await folded.first().dispatchEvent('click');
+    await workbench.page.waitForTimeout(UNFOLD_SETTLE_MS);
   }
-  assert.equal(await reply.locator('[aria-expanded="false"]').count(), 0, 'every block of the reply unfolds');
+  const left = await folded.evaluateAll((elements) => elements.map((element) => element.outerHTML.slice(0, 200)));
+  assert.deepEqual(left, [], 'every block of the reply unfolds');
 }
 
 /** Waits until VS Code has written the chat (a chatSessions file under workspaceStorage holds `text`). */
