@@ -35,11 +35,6 @@ export interface ChatHost {
   refreshTools?(): void;
 }
 
-/** What a handler running inside a chat turn finds in `ctx.turn.context`. */
-export interface ChatTurnContext {
-  readonly toolInvocationToken: vscode.ChatParticipantToolToken;
-}
-
 export async function runModelLoop(
   host: ChatHost,
   request: vscode.ChatRequest,
@@ -94,8 +89,7 @@ async function runRound(
   signal: AbortSignal,
   label: string,
 ): Promise<RoundOutcome> {
-  const turnContext: ChatTurnContext = { toolInvocationToken: request.toolInvocationToken };
-  const turn = host.executor.beginTurn({ signal, offeredTools: new Set(tools.map((tool) => tool.name)), context: turnContext, label });
+  const turn = host.executor.beginTurn({ signal, offeredTools: new Set(tools.map((tool) => tool.name)), label });
   const renderer = new ReplyRenderer(stream, turn, { redactor: host.redactor, diffLinks: host.diffLinks, workspaceFolders: () => host.workspaceFolders() });
   const calls: ToolCall[] = [];
   let text = '';
