@@ -133,11 +133,31 @@ export async function createNew(real: string): Promise<fs.FileHandle> {
   }
   const folder = await openFolder(path.dirname(real));
   try {
-    const handle = await fs.open(`${DESCRIPTOR_LINKS}/${folder.fd}/${path.basename(real)}`, CREATE_FLAGS).catch((error) => Promise.reject(linkError(error, real)));
+    const handle = await fs.open(inFolder(folder, real), CREATE_FLAGS).catch((error) => Promise.reject(named(linkError(error, real), folder, real)));
     return await verifiedHandle(handle, real);
   } finally {
     await folder.close();
   }
+}
+
+/** Writes all of `bytes` at the start of the open file, after cutting it to nothing unless it is new. */
+export async function rewrite(handle: fs.FileHandle, bytes: Uint8Array, isNew: boolean): Promise<void> {
+  if (!isNew) await handle.truncate(0);
+  for (let written = 0; written < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, written);
+    written += bytesWritten;
+  }
+}
+
+/** `real`'s name inside the open folder `folder`: looked up in that very folder, whatever its path names now. */
+function inFolder(folder: fs.FileHandle, real: string): string {
+  return `${DESCRIPTOR_LINKS}/${folder.fd}/${path.basename(real)}`;
+}
+
+/** An error about a name inside `folder` as the model should read it: the real path, not the descriptor's. */
+function named(error: unknown, folder: fs.FileHandle, real: string): unknown {
+  if (error instanceof Error && !(error instanceof PathChangedError)) error.message = error.message.split(inFolder(folder, real)).join(real);
+  return error;
 }
 
 /** The folder `real` opened and verified, created (inside its verified parent) when missing. */
@@ -148,12 +168,12 @@ async function openFolder(real: string): Promise<fs.FileHandle> {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(real) === real) throw linkError(error, real);
   }
   const parent = await openFolder(path.dirname(real));
-  const inParent = `${DESCRIPTOR_LINKS}/${parent.fd}/${path.basename(real)}`;
+  const inParent = inFolder(parent, real);
   try {
     await fs.mkdir(inParent).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
+      if (error.code !== 'EEXIST') throw named(error, parent, real);
     });
-    return await verifiedHandle(await fs.open(inParent, FOLDER_FLAGS).catch((error) => Promise.reject(linkError(error, real))), real);
+    return await verifiedHandle(await fs.open(inParent, FOLDER_FLAGS).catch((error) => Promise.reject(named(linkError(error, real), parent, real))), real);
   } finally {
     await parent.close();
   }

@@ -80,7 +80,7 @@ describe('a symlink swapped between the permission check and the open', () => {
   });
   after(() => race.dispose());
 
-  it(`never lets ${RACED_CALLS} Reads return a secret file the policy would have asked for`, async () => {
+  it(`never lets ${RACED_CALLS} Reads return a secret file the policy would have asked for`, async (t) => {
     fs.writeFileSync(path.join(race.ws, 'inside.txt'), 'harmless\n');
     fs.writeFileSync(path.join(race.ws, '.env'), `DB_PASSWORD=${SECRET}\n`);
     // Without the swapper, the policy asks for the secret: with no one to approve, it is refused.
@@ -101,10 +101,11 @@ describe('a symlink swapped between the permission check and the open', () => {
     } finally {
       await stop(swapper);
     }
+    t.diagnostic(`Reads: ${JSON.stringify(outcomes)}`);
     assert.deepEqual(leaked, [], `${leaked.length} of ${RACED_CALLS} Reads returned the secret (${JSON.stringify(outcomes)})`);
   });
 
-  it(`never lets ${RACED_CALLS} Writes create a file outside the workspace`, async () => {
+  it(`never lets ${RACED_CALLS} Writes create a file outside the workspace`, async (t) => {
     const inside = path.join(race.ws, 'new.txt');
     const escaped = path.join(race.outside, 'RACED');
     // Without the swapper, the policy asks for a write through a link out of the workspace: refused.
@@ -115,6 +116,7 @@ describe('a symlink swapped between the permission check and the open', () => {
     const swapper = await startSwapper(path.join(race.ws, 'w'), [inside, escaped]);
     const escapes: string[] = [];
     let written = 0;
+    let refused = 0;
     try {
       for (let index = 0; index < RACED_CALLS; index++) {
         const result = await race.run('Write', { path: 'w', content: `call ${index}\n` });
@@ -123,12 +125,14 @@ describe('a symlink swapped between the permission check and the open', () => {
           fs.rmSync(escaped);
         }
         if (!result.isError) written++;
+        else if (/changed between its permission check and its open/.test(result.modelContent)) refused++;
         // A new file each time: a file that exists would need a Read first.
         fs.rmSync(inside, { force: true });
       }
     } finally {
       await stop(swapper);
     }
+    t.diagnostic(`Writes: ${written} written, ${refused} refused as changed`);
     assert.deepEqual(escapes, [], `${escapes.length} of ${RACED_CALLS} Writes created ${escaped} (${written} reported success)`);
     assert.deepEqual(fs.readdirSync(race.outside), []);
   });
