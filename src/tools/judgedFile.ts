@@ -3,7 +3,7 @@
 // opens the judged real location (every component a real folder when judged) without following a
 // link at its end, then asks the kernel which file the descriptor is and refuses when that is not the
 // judged location. A new file is created inside its folder's verified descriptor, never through a name.
-import { closeSync, constants, fstatSync, open as openCallback, openSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, open as openCallback, openSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ToolContext } from '../executor/contract';
@@ -133,7 +133,7 @@ export async function createNew(real: string): Promise<fs.FileHandle> {
   }
   const folder = await openFolder(path.dirname(real));
   try {
-    const handle = await fs.open(inFolder(folder, real), CREATE_FLAGS).catch((error) => Promise.reject(named(linkError(error, real), folder, real)));
+    const handle = await fs.open(inFolder(folder, real), CREATE_FLAGS).catch((error) => Promise.reject(named(linkError(error, real, inFolder(folder, real)), folder, real)));
     return await verifiedHandle(handle, real);
   } finally {
     await folder.close();
@@ -173,7 +173,7 @@ async function openFolder(real: string): Promise<fs.FileHandle> {
     await fs.mkdir(inParent).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'EEXIST') throw named(error, parent, real);
     });
-    return await verifiedHandle(await fs.open(inParent, FOLDER_FLAGS).catch((error) => Promise.reject(named(linkError(error, real), parent, real))), real);
+    return await verifiedHandle(await fs.open(inParent, FOLDER_FLAGS).catch((error) => Promise.reject(named(linkError(error, real, inParent), parent, real))), real);
   } finally {
     await parent.close();
   }
@@ -200,13 +200,24 @@ function verifiedOrClosed(fd: number, real: string): number {
 }
 
 /**
- * ELOOP from an `O_NOFOLLOW` open (EMLINK on the BSDs) means a link now stands where the policy judged
- * a file or folder that was none: the same refusal as a descriptor on another file.
+ * ELOOP from an `O_NOFOLLOW` open (EMLINK on the BSDs), ENOTDIR from a folder's, EEXIST from a create's
+ * where a link stands at `opened`: a link now stands where the policy judged a file or folder that was
+ * none, the same refusal as a descriptor on another file.
  */
-function linkError(error: unknown, real: string): unknown {
+function linkError(error: unknown, real: string, opened = real): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ELOOP' || code === 'EMLINK') return new PathChangedError(real, 'a symbolic link now stands there');
+  if (code === 'ELOOP' || code === 'EMLINK' || ((code === 'ENOTDIR' || code === 'EEXIST') && isLink(opened))) {
+    return new PathChangedError(real, 'a symbolic link now stands there');
+  }
   return error;
+}
+
+function isLink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** close(2) frees the descriptor even when it reports an error. */
