@@ -1,14 +1,17 @@
 // Grep: ripgrep over the workspace. Modes: matching lines with numbers and context, files with matches (newest
 // first), or counts; glob and type filters; capped, with ripgrep stopped once the cap is reached.
 import { spawn } from 'node:child_process';
+import { fstatSync } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
 import { deferredSchema } from '../executor/schema';
+import { realLocation } from '../executor/policy/paths';
 import { SECRET_FILE_GLOBS } from '../executor/policy/sensitiveFiles';
 import { headWithinChars } from '../executor/text';
 import { newestFirst } from './glob';
+import { closeQuietly, judgedLocation, openForRead, PATH_CHANGED } from './judgedFile';
 import { displayPath, resolveToolPath } from './paths';
 import { findRipgrep, ripgrepMissingMessage } from './ripgrep';
 
@@ -81,7 +84,18 @@ async function search(input: GrepInput, ctx: ToolContext, rgPath: string | undef
   // Relative to the folder ripgrep runs in, so it prints short paths; none for the folder itself.
   const relative = path.relative(ctx.workDir, resolved.absolute);
   const target = relative.startsWith('..') || path.isAbsolute(relative) ? resolved.absolute : relative;
-  const run = await runRipgrep(rg, [...agentIgnoreArgs(ctx), ...ripgrepArgs(input, mode, target)], ctx, lineCap(mode));
+  const file = await openedFile(searchPath(input), resolved, ctx);
+  if (typeof file === 'string') return { content: `cannot search ${target || ctx.workDir}: ${file}`, isError: true };
+  // A file is searched through its verified descriptor as ripgrep's stdin, named back as the model named it
+  // (`--label` is too new for the ripgrep some systems have).
+  const args = file === undefined ? ripgrepArgs(input, mode, target) : [...ripgrepArgs(input, mode, ''), '-'];
+  let run: RipgrepRun;
+  try {
+    run = await runRipgrep(rg, [...agentIgnoreArgs(ctx), ...args], ctx, lineCap(mode), file);
+  } finally {
+    if (file !== undefined) closeQuietly(file);
+  }
+  if (file !== undefined) run = { ...run, lines: run.lines.map((line) => (line.startsWith(RIPGREP_STDIN) ? `${target}${line.slice(RIPGREP_STDIN.length)}` : line)) };
   if (run.exitCode === 2 && run.lines.length === 0) {
     return { content: `ripgrep failed: ${run.stderr.trim() || 'exit code 2'}`, isError: true };
   }
@@ -101,6 +115,24 @@ async function search(input: GrepInput, ctx: ToolContext, rgPath: string | undef
   }
   if (run.exitCode === 2) note += `\n(Some files could not be searched: ${headWithinChars(run.stderr.trim().split('\n')[0] ?? '', 300)})`;
   return { content: lines.join('\n') + note, data: { mode, lines: lines.length, capped: run.capped } };
+}
+
+/**
+ * The search root opened as the policy judged it (src/tools/judgedFile.ts) when it is a file; undefined
+ * for a folder or a missing path, which ripgrep walks or reports itself; the refusal when it changed.
+ */
+async function openedFile(raw: string, resolved: { absolute: string; fromArtifact: boolean }, ctx: ToolContext): Promise<number | string | undefined> {
+  const real = resolved.fromArtifact ? await realLocation(resolved.absolute) : await judgedLocation(raw, ctx);
+  if (real === undefined) return undefined;
+  let fd: number;
+  try {
+    fd = await openForRead(real);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === PATH_CHANGED ? (error as Error).message : undefined;
+  }
+  if (fstatSync(fd).isFile()) return fd;
+  closeQuietly(fd);
+  return undefined;
 }
 
 /**
@@ -138,6 +170,9 @@ export function ripgrepArgs(input: GrepInput, mode: GrepData['mode'], target: st
   return args;
 }
 
+/** How ripgrep names its stdin in what it prints. */
+const RIPGREP_STDIN = '<stdin>';
+
 interface RipgrepRun {
   readonly lines: string[];
   readonly capped: boolean;
@@ -145,10 +180,10 @@ interface RipgrepRun {
   readonly stderr: string;
 }
 
-/** Runs ripgrep in the workspace folder, reading at most `maxLines` lines; stops it at the cap or on cancel. */
-async function runRipgrep(rg: string, args: string[], ctx: ToolContext, maxLines: number): Promise<RipgrepRun> {
+/** Runs ripgrep in the workspace folder (`input`: a descriptor it reads as its stdin), reading at most `maxLines` lines; stops it at the cap or on cancel. */
+async function runRipgrep(rg: string, args: string[], ctx: ToolContext, maxLines: number, input?: number): Promise<RipgrepRun> {
   ctx.throwIfAborted();
-  const child = spawn(rg, args, { cwd: ctx.workDir, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  const child = spawn(rg, args, { cwd: ctx.workDir, stdio: [input ?? 'ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'], windowsHide: true });
   const exited = new Promise<number | null>((resolve) => {
     child.once('close', (code) => resolve(code));
     child.once('error', () => resolve(2));

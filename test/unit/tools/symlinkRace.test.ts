@@ -14,6 +14,8 @@ import { registerBuiltinTools } from '../../../src/tools/index';
 
 /** Calls of each tool raced against the swapper (the issue's acceptance bar). */
 const RACED_CALLS = 1000;
+/** Grep starts ripgrep for each call, some milliseconds each: fewer calls keep the suite's time reasonable. */
+const RACED_GREPS = 200;
 /** A value no redaction format knows: only not reading the file keeps it out of a result. */
 const SECRET = 'plain-unformatted-race-secret-51c2e8';
 
@@ -135,5 +137,24 @@ describe('a symlink swapped between the permission check and the open', () => {
     t.diagnostic(`Writes: ${written} written, ${refused} refused as changed`);
     assert.deepEqual(escapes, [], `${escapes.length} of ${RACED_CALLS} Writes created ${escaped} (${written} reported success)`);
     assert.deepEqual(fs.readdirSync(race.outside), []);
+  });
+
+  it(`never lets ${RACED_GREPS} Greps of one file search a secret file the policy would have asked for`, async (t) => {
+    fs.writeFileSync(path.join(race.ws, 'inside.txt'), 'harmless\n');
+    fs.writeFileSync(path.join(race.ws, '.env'), `DB_PASSWORD=${SECRET}\n`);
+    const swapper = await startSwapper(path.join(race.ws, 'g'), [path.join(race.ws, 'inside.txt'), path.join(race.ws, '.env')]);
+    const leaked: string[] = [];
+    let found = 0;
+    try {
+      for (let index = 0; index < RACED_GREPS; index++) {
+        const result = await race.run('Grep', { pattern: 'DB_PASSWORD|harmless', path: 'g', output_mode: 'content' });
+        if (result.modelContent.includes(SECRET)) leaked.push(result.modelContent);
+        else if (!result.isError && result.modelContent.includes('harmless')) found++;
+      }
+    } finally {
+      await stop(swapper);
+    }
+    t.diagnostic(`Greps: ${found} found the workspace file`);
+    assert.deepEqual(leaked, [], `${leaked.length} of ${RACED_GREPS} Greps returned the secret`);
   });
 });
