@@ -84,18 +84,23 @@ async function search(input: GrepInput, ctx: ToolContext, rgPath: string | undef
   // Relative to the folder ripgrep runs in, so it prints short paths; none for the folder itself.
   const relative = path.relative(ctx.workDir, resolved.absolute);
   const target = relative.startsWith('..') || path.isAbsolute(relative) ? resolved.absolute : relative;
-  const file = await openedFile(searchPath(input), resolved, ctx);
-  if (typeof file === 'string') return { content: `cannot search ${target || ctx.workDir}: ${file}`, isError: true };
+  const root = await openedRoot(searchPath(input), resolved, ctx);
+  if (root !== 'folder' && typeof root === 'string') return { content: `cannot search ${target || ctx.workDir}: ${root}`, isError: true };
+  const file = root === 'folder' ? undefined : root;
   // A file is searched through its verified descriptor as ripgrep's stdin, named back as the model named it
-  // (`--label` is too new for the ripgrep some systems have).
-  const args = file === undefined ? ripgrepArgs(input, mode, target) : [...ripgrepArgs(input, mode, ''), '-'];
+  // (`--label` is too new for the ripgrep some systems have). A folder is named with `/.` after it, so a
+  // link to a file put in its place since fails instead of being searched as a named file.
+  const folderTarget = target === '' ? '' : `${target}${path.sep}.`;
+  const args = file === undefined ? ripgrepArgs(input, mode, folderTarget) : [...ripgrepArgs(input, mode, ''), '-'];
   let run: RipgrepRun;
   try {
     run = await runRipgrep(rg, [...agentIgnoreArgs(ctx), ...args], ctx, lineCap(mode), file);
   } finally {
     if (file !== undefined) closeQuietly(file);
   }
-  if (file !== undefined) run = { ...run, lines: run.lines.map((line) => (line.startsWith(RIPGREP_STDIN) ? `${target}${line.slice(RIPGREP_STDIN.length)}` : line)) };
+  const shownAs = file !== undefined ? RIPGREP_STDIN : `${folderTarget}${path.sep}`;
+  const shown = file !== undefined ? target : `${target}${path.sep}`;
+  if (target !== '') run = { ...run, lines: run.lines.map((line) => (line.startsWith(shownAs) ? `${shown}${line.slice(shownAs.length)}` : line)) };
   if (run.exitCode === 2 && run.lines.length === 0) {
     return { content: `ripgrep failed: ${run.stderr.trim() || 'exit code 2'}`, isError: true };
   }
@@ -118,21 +123,26 @@ async function search(input: GrepInput, ctx: ToolContext, rgPath: string | undef
 }
 
 /**
- * The search root opened as the policy judged it (src/tools/judgedFile.ts) when it is a file; undefined
- * for a folder or a missing path, which ripgrep walks or reports itself; the refusal when it changed.
+ * The search root opened as the policy judged it (src/tools/judgedFile.ts): a file's descriptor, or
+ * 'folder' for a folder, which ripgrep walks itself; the refusal when it is missing, changed, or neither.
  */
-async function openedFile(raw: string, resolved: { absolute: string; fromArtifact: boolean }, ctx: ToolContext): Promise<number | string | undefined> {
+async function openedRoot(raw: string, resolved: { absolute: string; fromArtifact: boolean }, ctx: ToolContext): Promise<number | 'folder' | string> {
   const real = resolved.fromArtifact ? await realLocation(resolved.absolute) : await judgedLocation(raw, ctx);
-  if (real === undefined) return undefined;
+  if (real === undefined) return 'the permission check found no file at this path';
   let fd: number;
   try {
     fd = await openForRead(real);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === PATH_CHANGED ? (error as Error).message : undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'no such file or folder';
+    if (code === PATH_CHANGED) return (error as Error).message;
+    return `${real}: ${(error as Error).message}`;
   }
-  if (fstatSync(fd).isFile()) return fd;
+  const stats = fstatSync(fd);
+  if (stats.isFile()) return fd;
   closeQuietly(fd);
-  return undefined;
+  // A FIFO or a device named as the root would hold ripgrep (and the call) until something writes to it.
+  return stats.isDirectory() ? 'folder' : 'it is not a regular file or folder';
 }
 
 /**

@@ -12,7 +12,7 @@ import type { ToolContext } from '../executor/contract';
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 /** Reading: no link followed at the end, no wait on a FIFO put in the file's place. */
-export const READ_FLAGS = constants.O_RDONLY | O_NOFOLLOW | constants.O_NONBLOCK;
+const READ_FLAGS = constants.O_RDONLY | O_NOFOLLOW | constants.O_NONBLOCK;
 /** Changing a file in place: read first, then truncated and written through the same descriptor. */
 const UPDATE_FLAGS = constants.O_RDWR | O_NOFOLLOW | constants.O_NONBLOCK;
 /** Creating: only a new regular file, never through a (dangling) link. */

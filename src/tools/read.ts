@@ -34,7 +34,7 @@ export const READ_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
  */
 export const READ_WHOLE_FILE_MAX_BYTES = 256 * 1024;
 /** Bytes per read when a large file is streamed (a file stream's own default). */
-export const READ_STREAM_CHUNK_BYTES = 64 * 1024;
+const READ_STREAM_CHUNK_BYTES = 64 * 1024;
 /** Past this size the lines after the requested range are not counted, only announced. */
 export const READ_COUNT_LINES_MAX_BYTES = 64 * 1024 * 1024;
 
