@@ -125,10 +125,10 @@ export async function openForUpdate(real: string): Promise<fs.FileHandle | undef
  */
 export async function createNew(real: string): Promise<fs.FileHandle> {
   if (!hasDescriptorLinks()) {
+    // No descriptor to create in: the folder is made and checked by name (Known limits in RELIABILITY.md).
     await fs.mkdir(path.dirname(real), { recursive: true });
-    const folder = await fs.open(path.dirname(real), FOLDER_FLAGS);
-    await verifiedHandle(folder, path.dirname(real));
-    await folder.close();
+    const folder = await fs.realpath(path.dirname(real));
+    if (folder !== path.dirname(real)) throw new PathChangedError(path.dirname(real), `it is now ${folder}`);
     return verifiedHandle(await fs.open(real, CREATE_FLAGS).catch((error) => Promise.reject(linkError(error, real))), real);
   }
   const folder = await openFolder(path.dirname(real));
