@@ -29,7 +29,10 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
   let preview: ApprovalPreview | undefined;
   if (def.prepareApproval) {
     try {
-      const prepared = await def.prepareApproval(state.input, state.signal, { workspaceFolders: deps.workspaceFolders });
+      const prepared = await def.prepareApproval(state.input, state.signal, {
+        workspaceFolders: deps.workspaceFolders,
+        judgePath: (raw) => state.judgePath(raw, deps.workspaceFolders),
+      });
       if (prepared.decision === 'allow' && !decision.forced) {
         state.decide('none', 'tool');
         return undefined;
