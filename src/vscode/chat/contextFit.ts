@@ -10,7 +10,7 @@ import { roundMessages, type ConversationTurn } from './prompt/conversationUnits
 import { cutToShare } from './prompt/resultCut';
 import { budgetOf, resultShare } from './prompt/window';
 import type { PreparedPrompt } from './promptContext';
-import { inlineCode } from './replyText';
+import { escapeMarkdown, inlineCode } from './replyText';
 import { lmToolNameOf } from '../lmTools/toolNames';
 
 /** What outlives one request: counts per model and message, and where taken-out results were saved. */
@@ -102,7 +102,7 @@ export function shortenedLine(model: string, window: number, stubbed: number, dr
   const parts: string[] = [];
   if (stubbed > 0) parts.push(`${stubbed} earlier round${stubbed === 1 ? "'s results stand" : "s' results stand"} as one-line notes (saved; the model can read them again)`);
   if (dropped > 0) parts.push(`the ${dropped} oldest part${dropped === 1 ? ' was' : 's were'} left out`);
-  return `_Context shortened to fit ${model}'s window of ${window.toLocaleString('en-US')} tokens: ${parts.join('; ')}._`;
+  return `_Context shortened to fit ${escapeMarkdown(model)}'s window of ${window.toLocaleString('en-US')} tokens: ${parts.join('; ')}._`;
 }
 
 /**
