@@ -94,6 +94,10 @@ export async function fitToWindow(input: FitInput): Promise<FitOutcome> {
 
 async function costOf(messages: readonly PromptMessage[], count: MessageCounter): Promise<number> {
   let total = 0;
-  for (const message of messages) total += await count(message);
+  for (const message of messages) {
+    const counted = count(message);
+    // A cached count comes back as a number: no await, so a long conversation costs no microtask per message.
+    total += typeof counted === 'number' ? counted : await counted;
+  }
   return total;
 }

@@ -64,7 +64,20 @@ export function roundMessages(round: ChatRound): PromptMessage[] {
   return messages;
 }
 
+/** Units made before, by round: a long conversation rebuilds only what changed (a new round, a newly saved result). */
+const unitCache = new WeakMap<ChatRound, { readonly uris: string; readonly pinned: boolean; readonly unit: PromptUnit }>();
+
 function roundUnit(round: ChatRound, savedUri: SavedUri, pinned: boolean): PromptUnit {
+  let uris = '';
+  for (const result of round.results) uris += `${result.artifactUri ?? savedUri(result.callId)} `;
+  const known = unitCache.get(round);
+  if (known && known.uris === uris && known.pinned === pinned) return known.unit;
+  const unit = makeRoundUnit(round, savedUri, pinned);
+  unitCache.set(round, { uris, pinned, unit });
+  return unit;
+}
+
+function makeRoundUnit(round: ChatRound, savedUri: SavedUri, pinned: boolean): PromptUnit {
   const messages = roundMessages(round);
   if (pinned) return { messages, pinned };
   const longResults = round.results.some((result) => result.content.length >= STUB_MIN_CHARS);
@@ -93,7 +106,7 @@ function roundUnit(round: ChatRound, savedUri: SavedUri, pinned: boolean): Promp
 export function stubLine(call: ChatRoundCall | undefined, result: ChatRoundResult, uri: string | null | undefined): string {
   const target = call ? callTarget(call.input) : '';
   const what = call ? `${call.name}${target ? ` ${target}` : ''}` : `call ${result.callId}`;
-  const size = `${result.content.length.toLocaleString('en-US')} chars${result.isError ? ', an error' : ''}`;
+  const size = `${thousands(result.content.length)} chars${result.isError ? ', an error' : ''}`;
   const where = uri === null ? 'it could not be saved; make the call again if you need it' : `read it again with Read on ${uri ?? PENDING_URI}`;
   return `[The result of ${what} (${size}) was left out to fit the context window; ${where}.]`;
 }
@@ -105,4 +118,9 @@ function shortenedInput(input: object): object {
   return Object.fromEntries(
     entries.map(([key, value]) => (typeof value === 'string' && value.length > STUB_INPUT_MAX_CHARS ? [key, `${value.slice(0, STUB_INPUT_MAX_CHARS)}… [${value.length - STUB_INPUT_MAX_CHARS} more chars left out to fit the context window]`] : [key, value])),
   );
+}
+
+/** `12,345`: what `toLocaleString('en-US')` gives, without its cost per stub. */
+function thousands(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
