@@ -19,8 +19,6 @@ export const ATTACHMENT_REASON_MAX_CHARS = 200;
 export interface Attachments {
   /** What goes into the prompt message, after the user's words. */
   readonly parts: readonly PromptPart[];
-  /** Absolute paths of attached files and folders (their instruction files apply). */
-  readonly paths: readonly string[];
   /** One line per attachment that was not sent, for the reply. */
   readonly notSent: readonly string[];
 }
@@ -30,25 +28,33 @@ interface Planned {
   readonly call: ToolCall;
 }
 
-export async function readAttachments(host: ChatHost, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<Attachments> {
+/** The files and folders attached, by absolute path (before they are read). */
+export function attachedPaths(request: vscode.ChatRequest): string[] {
+  return (request.references ?? []).flatMap((reference) => {
+    const value = reference.value;
+    if (value instanceof vscode.Uri) return value.scheme === 'file' ? [value.fsPath] : [];
+    return value instanceof vscode.Location ? [value.uri.fsPath] : [];
+  });
+}
+
+/** `given`: files the instructions carry already (VS Code attaches AGENTS.md and the like itself): not read again. */
+export async function readAttachments(host: ChatHost, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, signal: AbortSignal, given: ReadonlySet<string> = new Set()): Promise<Attachments> {
   const parts: PromptPart[] = [];
-  const paths: string[] = [];
   const notSent: string[] = [];
   const planned: Planned[] = [];
   const takesImages = modelTakesImages(request.model);
   for (const [index, reference] of (request.references ?? []).entries()) {
     const value = reference.value;
     const id = `attachment-${Date.now().toString(36)}-${index}`;
+    if ((value instanceof vscode.Uri && given.has(value.fsPath)) || (value instanceof vscode.Location && given.has(value.uri.fsPath))) continue;
     if (value instanceof vscode.Uri) {
       if (value.scheme !== 'file') {
         notSent.push(`${value.toString()}: only files on this machine can be attached`);
         continue;
       }
-      paths.push(value.fsPath);
       const isFolder = await vscode.workspace.fs.stat(value).then((stat) => (stat.type & vscode.FileType.Directory) !== 0, () => false);
       planned.push(isFolder ? { label: `folder ${value.fsPath}`, call: { id, name: 'Glob', input: { pattern: '**/*', path: value.fsPath } } } : { label: value.fsPath, call: { id, name: 'Read', input: { path: value.fsPath } } });
     } else if (value instanceof vscode.Location) {
-      paths.push(value.uri.fsPath);
       const first = value.range.start.line + 1;
       const lines = value.range.end.line - value.range.start.line + 1;
       planned.push({ label: `${value.uri.fsPath}, lines ${first}-${first + lines - 1}`, call: { id, name: 'Read', input: { path: value.uri.fsPath, offset: first, limit: lines } } });
@@ -74,7 +80,7 @@ export async function readAttachments(host: ChatHost, request: vscode.ChatReques
       parts.push({ kind: 'text', text: `\n\n<attachment ${item.call.name === 'Glob' ? 'folder' : 'file'}="${item.label}">\n${result.modelContent}\n</attachment>` });
     });
   }
-  return { parts, paths, notSent };
+  return { parts, notSent };
 }
 
 /** The calls run as one turn, shown in the reply like the model's. */

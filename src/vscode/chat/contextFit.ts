@@ -7,6 +7,7 @@ import { ModelCounter, toChatMessages, windowOf } from './modelCounter';
 import type { ChatHost } from './modelLoop';
 import { assemble } from './prompt/assemble';
 import { roundMessages, type ConversationTurn } from './prompt/conversationUnits';
+import type { PromptPart } from './prompt/promptMessages';
 import { cutToShare } from './prompt/resultCut';
 import { budgetOf, resultShare } from './prompt/window';
 import type { PreparedPrompt } from './promptContext';
@@ -34,7 +35,7 @@ export class ContextFit {
   constructor(
     private readonly host: ChatHost,
     private readonly model: vscode.LanguageModelChat,
-    private readonly prepared: PreparedPrompt,
+    private prepared: PreparedPrompt,
     private readonly earlier: readonly ConversationTurn[],
     private readonly rounds: readonly ChatRound[],
     private readonly token: vscode.CancellationToken,
@@ -66,6 +67,30 @@ export class ContextFit {
       };
     }
     return { ok: true, messages: toChatMessages(assembled.messages), tokens: assembled.tokens, stubbed: assembled.stubbed, dropped: assembled.dropped };
+  }
+
+  /**
+   * Cuts each attachment bigger than its share of the window (as a round's results are cut), with its
+   * whole text saved; call before the first request.
+   */
+  async fitAttachments(tools: readonly vscode.LanguageModelChatTool[]): Promise<void> {
+    const [words, ...attached] = this.prepared.prompt.parts;
+    const texts = attached.filter((part) => part.kind === 'text');
+    if (!words || texts.length === 0) return;
+    const counter = this.memory.counter;
+    const fixed = (await counter.countTools(this.model, tools, this.token)) + (await counter.count(this.model, this.prepared.instructions, this.token)) + (await counter.count(this.model, { role: 'user', parts: [words], key: `w:${this.prepared.prompt.key}` }, this.token));
+    const share = resultShare(this.budget, fixed, texts.length);
+    const parts: PromptPart[] = [words];
+    for (const [index, part] of attached.entries()) {
+      if (part.kind !== 'text') {
+        parts.push(part);
+        continue;
+      }
+      const id = `${this.prepared.prompt.key}-attachment-${index}`;
+      const cut = await cutToShare({ text: part.text, maxTokens: share, count: (text) => counter.countResult(this.model, id, text, this.token), save: () => this.save(id, part.text) });
+      parts.push(cut.cut ? { kind: 'text', text: cut.text } : part);
+    }
+    this.prepared = { ...this.prepared, prompt: { ...this.prepared.prompt, parts, key: `${this.prepared.prompt.key}:fitted` } };
   }
 
   /** A finished round with each result cut to its share of the window, and the whole text saved where it was cut. */

@@ -76,6 +76,7 @@ export async function runModelLoop(
     const tools: vscode.LanguageModelChatTool[] = host.executor.registry.describe().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
     const prepared = await preparePrompt(host, request, earlier, stream, controller.signal);
     const fit = new ContextFit(host, request.model, prepared, earlier, rounds, token);
+    await fit.fitAttachments(tools);
     const choice = toolChoice(request.toolReferences ?? [], tools, (line) => stream.markdown(line));
     let saidShortened = false;
     const maxRounds = Math.max(1, host.maxRounds());

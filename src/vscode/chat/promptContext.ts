@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatRound } from './chatMetadata';
-import { readAttachments } from './attachments';
+import { attachedPaths, readAttachments } from './attachments';
 import type { ChatHost } from './modelLoop';
 import type { ConversationTurn } from './prompt/conversationUnits';
 import { loadInstructionFiles, type InstructionFilesIo } from './prompt/instructionFiles';
@@ -24,7 +24,7 @@ export interface ChatPromptSettings {
 
 export interface PreparedPrompt {
   readonly instructions: PromptMessage;
-  /** The user's words and what they attached. */
+  /** The user's words and what they attached (each attachment cut to its share of the window later, contextFit.ts). */
   readonly prompt: PromptMessage;
 }
 
@@ -35,19 +35,19 @@ export const diskInstructionIo: InstructionFilesIo = {
 };
 
 export async function preparePrompt(host: ChatHost, request: vscode.ChatRequest, earlier: readonly ConversationTurn[], stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<PreparedPrompt> {
-  const attachments = await readAttachments(host, request, stream, signal);
-  for (const line of attachments.notSent) stream.markdown(`\n\nNot sent to the model: ${escapeMarkdown(line)}\n`);
   const settings = host.promptSettings?.() ?? { instructions: '', instructionFiles: true };
   const folders = host.workspaceFolders();
   const ignored = host.ignoredPaths?.();
   const files = settings.instructionFiles
     ? await loadInstructionFiles(
-        { workspaceFolders: folders, filesInPlay: [...attachments.paths, ...pathsOfCalls(earlier.flatMap((turn) => turn.rounds), folders)], excludedBy: (file) => ignored?.excludedBy(file), redact: (text) => host.redactor.redact(text) },
+        { workspaceFolders: folders, filesInPlay: [...attachedPaths(request), ...pathsOfCalls(earlier.flatMap((turn) => turn.rounds), folders)], excludedBy: (file) => ignored?.excludedBy(file), redact: (text) => host.redactor.redact(text) },
         diskInstructionIo,
       )
     : { loaded: [], skipped: [] };
   for (const file of files.loaded) stream.reference(vscode.Uri.file(file.absolutePath));
   for (const file of files.skipped) stream.markdown(`\n\nInstruction file not sent: ${inlineCode(file.absolutePath)} (${escapeMarkdown(file.reason)})\n`);
+  const attachments = await readAttachments(host, request, stream, signal, new Set(files.loaded.map((file) => file.absolutePath)));
+  for (const line of attachments.notSent) stream.markdown(`\n\nNot sent to the model: ${escapeMarkdown(line)}\n`);
   const environment = await environmentOf(host);
   const instructions = instructionsMessage({ environment, files: files.loaded, userInstructions: settings.instructions });
   const parts: PromptPart[] = [{ kind: 'text', text: request.prompt }, ...attachments.parts];
