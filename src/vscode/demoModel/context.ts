@@ -40,5 +40,5 @@ export const readLoopSession: DemoSession = {
 
 /** Read's numbered lines (`     1→text` or `1\ttext`) without the number. */
 function stripLineNumber(text: string): string {
-  return text.replace(/^\s*\d+[→\t]/, '');
+  return text.replace(/^\s*\d+[\u2192\t]/, '');
 }

@@ -1,6 +1,7 @@
 // A conversation (earlier turns and the current one, each a prompt and rounds of calls and results)
 // as the units the context budget chooses from, each with its stubbed form: every long tool result
 // replaced by one line naming the call and where its whole text can be read again.
+import { ARTIFACT_SCHEME } from '../../../executor/results/artifactLayout';
 import type { ChatRound, ChatRoundCall, ChatRoundResult } from '../chatMetadata';
 import { callTarget } from '../replyText';
 import type { PromptUnit } from './contextBudget';
@@ -11,7 +12,7 @@ export const STUB_MIN_CHARS = 400;
 /** A call argument longer than this (a Write's content) is shortened in an older round's call. Ours. */
 export const STUB_INPUT_MAX_CHARS = 400;
 /** Stands for a URI not yet known while planning; longer than the artifact store's URIs. */
-export const PENDING_URI = `executor-artifact://${'…'.repeat(90)}`;
+export const PENDING_URI = `${ARTIFACT_SCHEME}://${'…'.repeat(90)}`;
 
 export interface ConversationTurn {
   /** The prompt as the model got it (with attachments), or the summary `/compact` left. */

@@ -1,6 +1,7 @@
 // The first message of every request: who the assistant is, short working rules for our tools, the
 // environment, the project's instruction files and the user's own instructions. Inputs in, text out.
 // The stable chat API has no system role: like VS Code's chat samples, this goes as the first User message.
+import { ARTIFACT_SCHEME } from '../../../executor/results/artifactLayout';
 import type { InstructionFile } from './instructionFiles';
 import { fingerprint, userText, type PromptMessage } from './promptMessages';
 
@@ -37,7 +38,7 @@ const RULES = [
   'Read a file before you edit it, and prefer Edit to rewriting a whole file with Write.',
   'Make calls that only read (Read, Glob, Grep) together in one response: they run in parallel.',
   'A denied call means the user said no: stop, say what you wanted to do, and ask how to go on. Do not try the same thing another way.',
-  'A result that says its output was saved names an executor-artifact:// URI: read the whole output with Read on that URI (with offset and limit for a part).',
+  `A result that says its output was saved names an ${ARTIFACT_SCHEME}:// URI: read the whole output with Read on that URI (with offset and limit for a part).`,
   'Older results may be left out to fit your context window; the line that stands for one says where to read it again.',
   'Relative paths start at the first workspace folder.',
 ];
