@@ -18,6 +18,7 @@ import type { LaunchInfo } from './extensionLauncher';
 import type { AgentToolExecutorApi } from './vscode/api';
 import { ArtifactOpener } from './vscode/artifactLinks';
 import { DiffLinks } from './vscode/chat/diffLinks';
+import { compactConversation } from './vscode/chat/compact';
 import { ContextMemory } from './vscode/chat/contextFit';
 import { DEFAULT_MAX_ROUNDS, runModelLoop } from './vscode/chat/modelLoop';
 import type { CommandHost } from './vscode/chat/slashCommands';
@@ -235,6 +236,7 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
         acpPrompt: (name, request, stream, token) => acpChat.handle(request, name, stream, token),
         coreStarted: () => started !== undefined,
         modelPrompt: (request, chatContext, stream, token) => runModelLoop(chatHost, request, chatContext, stream, token),
+        compactPrompt: (request, chatContext, stream, token) => compactConversation(chatHost, request, chatContext, stream, token),
       } satisfies NonNullable<AgentToolExecutorApi['testing']>,
     });
   }

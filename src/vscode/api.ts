@@ -36,6 +36,8 @@ export interface AgentToolExecutorTesting {
   acpPrompt?(agent: string, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
   /** Runs a prompt through `@executor`'s own model loop with `request.model`, into `stream`. */
   modelPrompt?(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
+  /** Runs `@executor /compact` with `request.model`, into `stream`. */
+  compactPrompt?(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
   /** Whether the executor and its tools have started (they start on first use). */
   coreStarted?(): boolean;
 }

@@ -14,6 +14,7 @@ interface SeenRequest {
   readonly tokens: number;
   readonly rejected: boolean;
   readonly tools: string[];
+  readonly toolMode?: number;
   readonly messages: Array<{ role: string; text: string }>;
 }
 
@@ -21,12 +22,13 @@ async function windowModel(): Promise<vscode.LanguageModelChat> {
   return waitFor('the window model', async () => (await vscode.lm.selectChatModels({ vendor: 'window-model' }))[0]);
 }
 
-async function prompt(text: string, references: vscode.ChatPromptReference[] = []) {
+async function prompt(text: string, references: vscode.ChatPromptReference[] = [], options: { history?: vscode.ChatContext['history']; command?: 'compact'; toolReferences?: vscode.ChatLanguageModelToolReference[] } = {}) {
   const api = await extensionApi();
   await vscode.commands.executeCommand('windowModel.clear');
-  const request = { prompt: text, command: undefined, references, toolReferences: [], toolInvocationToken: undefined, model: await windowModel() } as unknown as vscode.ChatRequest;
+  const request = { prompt: text, command: options.command, references, toolReferences: options.toolReferences ?? [], toolInvocationToken: undefined, model: await windowModel() } as unknown as vscode.ChatRequest;
   const { stream, parts, text: reply } = recordingStream();
-  const result = await api.testing.modelPrompt!(request, { history: [] }, stream, new vscode.CancellationTokenSource().token);
+  const run = options.command === 'compact' ? api.testing.compactPrompt! : api.testing.modelPrompt!;
+  const result = await run(request, { history: options.history ?? [] }, stream, new vscode.CancellationTokenSource().token);
   const requests = (await vscode.commands.executeCommand<SeenRequest[]>('windowModel.requests')).slice();
   // Markdown escapes dropped, so the reply reads as the user sees it.
   return { result, metadata: result.metadata as ChatTurnMetadata, reply: reply().replace(/\\(?=\S)/g, ''), parts, requests };
@@ -104,5 +106,33 @@ suite('@executor within a model window', () => {
     const { requests, reply } = await prompt('hello', [{ id: 'file', value: file('hidden.txt') } as vscode.ChatPromptReference]);
     assert.ok(requests.every((request) => request.messages.every((message) => !message.text.includes('kept away'))));
     assert.match(reply, /Not sent to the model: .*hidden\.txt.*excluded by \.aiignore/);
+  });
+
+  test('a #tool mention is required in the first round, alone, and offered with the rest after', async () => {
+    await write('six.txt', textOf(1024, 'six'));
+    const { requests, metadata } = await prompt('read-once six.txt', [], { toolReferences: [{ name: 'agentToolExecutor_read', range: undefined } as vscode.ChatLanguageModelToolReference] });
+    assert.equal(metadata.stopReason, 'done');
+    assert.deepEqual([requests[0]!.tools, requests[0]!.toolMode], [['Read'], vscode.LanguageModelChatToolMode.Required]);
+    assert.ok(requests[1]!.tools.length > 1 && requests[1]!.toolMode !== vscode.LanguageModelChatToolMode.Required);
+  });
+
+  test('/compact summarises with the model, and later prompts start from the summary', async () => {
+    await write('six.txt', textOf(1024, 'planted-earlier'));
+    const first = await prompt('read-once six.txt');
+    const participant = 'agentToolExecutor.executor';
+    // History as VS Code hands it over (the turn classes' constructors are not in the typings).
+    const Request = vscode.ChatRequestTurn as unknown as new (prompt: string, command: string | undefined, references: unknown[], participant: string, toolReferences: unknown[]) => vscode.ChatRequestTurn;
+    const Response = vscode.ChatResponseTurn as unknown as new (response: unknown[], result: vscode.ChatResult, participant: string, command?: string) => vscode.ChatResponseTurn;
+    const history = [new Request('read-once six.txt', undefined, [], participant, []), new Response([], first.result, participant)];
+    const compact = await prompt('', [], { history, command: 'compact' });
+    const summary = (compact.metadata as { summary?: string }).summary;
+    assert.equal(summary, 'I got your prompt.');
+    assert.ok(compact.requests[0]!.messages.some((message) => message.text.includes('planted-earlier')), 'the summary request carries the conversation');
+    assert.match(compact.requests[0]!.messages.at(-1)!.text, /^Summarise this conversation so far/);
+    const after = [...history, new Request('', 'compact', [], participant, []), new Response([], compact.result, participant, 'compact')];
+    const next = await prompt('hello again', [], { history: after });
+    const sent = next.requests[0]!.messages.map((message) => message.text);
+    assert.ok(sent.some((text) => text.startsWith('Summary of the conversation so far (made by /compact):\n\nI got your prompt.')), sent.join('\n---\n'));
+    assert.ok(!sent.some((text) => text.includes('planted-earlier')), 'what came before the summary is not sent again');
   });
 });
