@@ -173,6 +173,7 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
     permissionMode: () => core().permissions.mode,
     sandboxState: () => core().sandbox.state,
     ignoredPaths: () => core().ignored,
+    logger,
   };
   subscriptions.push(
     registerChatParticipant(

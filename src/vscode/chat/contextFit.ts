@@ -48,6 +48,8 @@ export class ContextFit {
   /** The messages of the next request, fitted to the window with these tools offered. */
   async request(tools: readonly vscode.LanguageModelChatTool[]): Promise<FitRequest> {
     const counter = this.memory.counter;
+    const started = performance.now();
+    const [countMsBefore, countCallsBefore] = [counter.providerMs, counter.providerCalls];
     const toolTokens = await counter.countTools(this.model, tools, this.token);
     this.toolTokens = toolTokens;
     const assembled = await assemble({
@@ -59,6 +61,19 @@ export class ContextFit {
       count: (message) => counter.count(this.model, message, this.token),
       saved: this.memory.saved,
       save: (callId, text) => this.save(callId, text),
+    });
+    // What counting costs, apart from our own work: the provider's share is its `countTokens` calls.
+    const countMs = counter.providerMs - countMsBefore;
+    this.host.logger?.info('chat.context', {
+      model: this.model.id,
+      window: this.window,
+      budget: this.budget,
+      tokens: assembled.tokens,
+      ...(assembled.ok ? { stubbed: assembled.stubbed.length, dropped: assembled.dropped } : { fits: false }),
+      saves: assembled.saves,
+      countCalls: counter.providerCalls - countCallsBefore,
+      countMs: Math.round(countMs * 10) / 10,
+      assemblyMs: Math.round((performance.now() - started - countMs) * 10) / 10,
     });
     if (!assembled.ok) {
       return {

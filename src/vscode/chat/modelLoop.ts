@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { ToolCall } from '../../executor/contract';
 import type { ToolExecutor } from '../../executor/executor';
 import type { IgnoredPaths } from '../../executor/ports/ignoredPaths';
+import type { Logger } from '../../executor/ports/logger';
 import type { Redactor } from '../../executor/ports/redactor';
 import type { ToolCallResult } from '../../executor/result';
 import { redactionStreamOf } from '../../executor/results/redaction/lineStream';
@@ -48,6 +49,8 @@ export interface ChatHost {
   permissionMode?(): string;
   sandboxState?(): 'off' | 'starting' | 'ready' | 'unavailable' | undefined;
   ignoredPaths?(): IgnoredPaths | undefined;
+  /** Where each request's context figures go (`chat.context`: tokens, what was shortened, what counting cost). */
+  readonly logger?: Logger;
 }
 
 /** What a handler running inside a chat turn finds in `ctx.turn.context`. */

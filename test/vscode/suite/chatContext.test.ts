@@ -98,6 +98,24 @@ suite('@executor within a model window', () => {
     assert.match(reply, /Read/);
   });
 
+  test('a range, a folder, a plain value and an image the model cannot take: each as it should go', async () => {
+    const range = new vscode.Location(file('notes.txt'), new vscode.Range(1, 0, 1, 5));
+    const image = { mimeType: 'image/png', data: async () => new Uint8Array([137, 80, 78, 71]) };
+    const references = [
+      { id: 'range', value: range },
+      { id: 'folder', value: vscode.Uri.joinPath(workspaceRoot(), 'deep') },
+      { id: 'value', modelDescription: 'a pasted value', value: 'a planted pasted value' },
+      { id: 'image', value: image },
+    ] as unknown as vscode.ChatPromptReference[];
+    const { requests, reply } = await prompt('hello', references);
+    const sent = requests[0]!.messages.map((message) => message.text).join('\n');
+    assert.match(sent, /<attachment file="[^"]*notes\.txt, lines 2-2">[^<]*second line[^<]*<\/attachment>/);
+    assert.doesNotMatch(sent, /first line/, 'only the attached range');
+    assert.match(sent, /<attachment folder="folder [^"]*deep">[\s\S]*deep\.txt[\s\S]*<\/attachment>/);
+    assert.match(sent, /<attachment name="a pasted value">\na planted pasted value\n<\/attachment>/);
+    assert.match(reply, /Not sent to the model: an image \(image\/png\): Window Model 8k does not take images here, so it was not sent/);
+  });
+
   test('an .aiignore\'d attachment is not sent, and the reply says so', async () => {
     await write('hidden.txt', 'kept away from agents\n');
     await write('.aiignore', 'hidden.txt\n');
