@@ -181,5 +181,7 @@ function roundOf(text: string, calls: readonly ToolCall[], results: readonly Too
 function errorFields(error: unknown): { code?: unknown; message?: unknown } | undefined {
   if (error instanceof vscode.LanguageModelError) return { code: error.code, message: error.message };
   if (error instanceof Error) return { message: error.message };
-  return typeof error === 'string' ? { message: error } : undefined;
+  if (typeof error === 'string') return { message: error };
+  // Errors that crossed from another extension host arrive as plain objects.
+  return typeof error === 'object' && error !== null ? { code: (error as { code?: unknown }).code, message: (error as { message?: unknown }).message ?? JSON.stringify(error) } : undefined;
 }

@@ -15,17 +15,19 @@ interface SeenRequest {
   readonly rejected: boolean;
   readonly tools: string[];
   readonly toolMode?: number;
+  /** `mimeType:bytes` of each image part. */
+  readonly images: string[];
   readonly messages: Array<{ role: string; text: string }>;
 }
 
-async function windowModel(): Promise<vscode.LanguageModelChat> {
-  return waitFor('the window model', async () => (await vscode.lm.selectChatModels({ vendor: 'window-model' }))[0]);
+async function windowModel(id = 'window-8k'): Promise<vscode.LanguageModelChat> {
+  return waitFor(`the window model ${id}`, async () => (await vscode.lm.selectChatModels({ vendor: 'window-model', id }))[0]);
 }
 
-async function prompt(text: string, references: vscode.ChatPromptReference[] = [], options: { history?: vscode.ChatContext['history']; command?: 'compact'; toolReferences?: vscode.ChatLanguageModelToolReference[] } = {}) {
+async function prompt(text: string, references: vscode.ChatPromptReference[] = [], options: { history?: vscode.ChatContext['history']; command?: 'compact'; toolReferences?: vscode.ChatLanguageModelToolReference[]; model?: string } = {}) {
   const api = await extensionApi();
   await vscode.commands.executeCommand('windowModel.clear');
-  const request = { prompt: text, command: options.command, references, toolReferences: options.toolReferences ?? [], toolInvocationToken: undefined, model: await windowModel() } as unknown as vscode.ChatRequest;
+  const request = { prompt: text, command: options.command, references, toolReferences: options.toolReferences ?? [], toolInvocationToken: undefined, model: await windowModel(options.model) } as unknown as vscode.ChatRequest;
   const { stream, parts, text: reply } = recordingStream();
   const run = options.command === 'compact' ? api.testing.compactPrompt! : api.testing.modelPrompt!;
   const result = await run(request, { history: options.history ?? [] }, stream, new vscode.CancellationTokenSource().token);
@@ -152,5 +154,22 @@ suite('@executor within a model window', () => {
     const sent = next.requests[0]!.messages.map((message) => message.text);
     assert.ok(sent.some((text) => text.startsWith('Summary of the conversation so far (made by /compact):\n\nI got your prompt.')), sent.join('\n---\n'));
     assert.ok(!sent.some((text) => text.includes('planted-earlier')), 'what came before the summary is not sent again');
+  });
+
+  test('an image goes as an image to a model that takes images', async () => {
+    // A real 1×1 PNG: the workbench decodes images on their way to the provider, and refuses what is not one.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    const image = { mimeType: 'image/png', data: async () => new Uint8Array(png) };
+    const { requests, reply, result } = await prompt('hello', [{ id: 'image', value: image } as unknown as vscode.ChatPromptReference], { model: 'window-vision' });
+    assert.equal(result.errorDetails, undefined, reply);
+    assert.equal(requests[0]!.images.length, 1, JSON.stringify(requests[0]!.images));
+    assert.match(requests[0]!.images[0]!, /^image\/png:\d+$/);
+    assert.doesNotMatch(reply, /Not sent/);
+  });
+
+  test('a model without tool calling gets one sentence naming the model picker, and no request', async () => {
+    const { result, requests } = await prompt('hello', [], { model: 'window-notools' });
+    assert.equal(result.errorDetails?.message, 'Window Model Without Tools cannot call tools, which @executor needs; pick a model with tool calling in the chat\'s model picker.');
+    assert.equal(requests.length, 0);
   });
 });
