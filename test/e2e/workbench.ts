@@ -275,6 +275,19 @@ export class Workbench {
     return reply;
   }
 
+  /**
+   * Attaches a workspace file to the next prompt as a user does: the chat input's Add Context button,
+   * then the file picked by name in the quick pick.
+   */
+  async attachFile(name: string): Promise<void> {
+    await this.page.locator('.interactive-input-part .action-label[aria-label^="Add Context"]').first().click();
+    const quickInput = this.page.locator('.quick-input-widget');
+    await quickInput.waitFor();
+    await this.page.keyboard.insertText(name);
+    await quickInput.locator('.monaco-list-row', { hasText: name }).first().click();
+    await this.page.locator('.interactive-input-part .chat-attached-context', { hasText: name }).first().waitFor();
+  }
+
   /** Unfolds the steps a reply folded under "Completed N steps", so their buttons can be clicked. */
   async unfoldSteps(reply: Locator): Promise<void> {
     const folded = reply.getByText(/^Completed \d+ steps?/).first();

@@ -39,6 +39,8 @@ async function main(): Promise<number> {
     writeWorkspace(scratch.workspace);
     // Another extension with language model tools (lmToolsExternal.test.ts), installed as a user's would be.
     installFixtureExtension(path.join(paths.REPO_ROOT, 'test', 'vscode', 'fixtures', 'fake-tools'), scratch.extensions);
+    // A model with a small window that counts and refuses as a real provider does (chatContext.test.ts).
+    installFixtureExtension(path.join(paths.REPO_ROOT, 'test', 'vscode', 'fixtures', 'window-model'), scratch.extensions);
 
     // 2. A fresh server and browser; the workbench runs the suite and reports through the hooks.
     server = await startServer(paths, scratch);
