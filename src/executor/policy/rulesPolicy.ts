@@ -14,10 +14,11 @@ import { flagsOf } from '../flags';
 import { workDirOf } from '../paths';
 import type { IgnoredPaths } from '../ports/ignoredPaths';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../ports/permissionPolicy';
+import { patternText } from './commandPattern';
 import { isAbsolutePattern, parsePathPattern } from './pathMatch';
 import { containingFolder, judgePath, judgeShellPath, realFolders, type PathJudge } from './paths';
 import { ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatch';
-import { EVERY_TOOL, parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
+import { COMMAND_RULE_TOOLS, conservativeCommandPattern, EVERY_TOOL, parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
 import type { PermissionMode } from './modes';
 import { classifySensitive } from './sensitiveFiles';
 import { splitCommand, type CommandWord } from './shellSplit';
@@ -104,15 +105,21 @@ export class RulesPolicy implements PermissionPolicy {
       return parsed;
     }
     const origin = source === 'user' || source === 'workspace' ? this.origins[source] ?? `${source} settings` : `${source} rules`;
-    if (behavior === 'allow') {
-      this.problems.push(`${origin}: permissions.${behavior}: ${parsed.error}; ignored`);
+    // A rule we cannot read never stops the file: allow and ask are skipped, deny is read conservatively.
+    if (behavior !== 'deny') {
+      this.warn(`${origin}: permissions.${behavior}: ${parsed.error}; skipped, the rest of the file applies`);
       return parsed;
     }
-    const tool = failClosedTool(text);
-    this.rules.push({ text: tool, behavior, source, tool });
-    const scope = tool === EVERY_TOOL ? 'every tool' : `every ${tool} call`;
-    this.problems.push(`${origin}: permissions.${behavior}: ${parsed.error}; ${behavior === 'deny' ? 'denying' : 'asking for'} ${scope} until it is fixed`);
+    const reading = conservativeDeny(text, source);
+    this.rules.push(reading.rule);
+    this.warn(`${origin}: permissions.deny: ${parsed.error}; read as ${reading.description} until it is fixed`);
     return parsed;
+  }
+
+  /** A problem that narrows nothing, or narrows in the safe direction: shown, never a reason to refuse. */
+  private warn(message: string): void {
+    this.problems.push(message);
+    this.notices.push(message);
   }
 
   /** Takes over the "allow for this session" rules of a policy this one replaces (settings reloaded). */
@@ -229,15 +236,17 @@ export class RulesPolicy implements PermissionPolicy {
         // After a `cd`, a relative redirection is relative to a folder we do not know.
         const movesAround = split.parts.some((part) => part.kind === 'command' && CHANGES_DIRECTORY.has(commandName(part.words)));
         const cwd = workDirOf(folders);
+        if (split.unjudgeable) checks.push({ kind: 'opaque', reason: split.unjudgeable });
+        const line = split.parts.filter((part) => part.kind === 'command');
         for (const part of split.parts) {
           if (part.kind === 'command') {
-            checks.push({ kind: 'command', part });
+            checks.push({ kind: 'command', part, line });
             // What the command's arguments name is checked like a Read: an allow rule on the program is not one on every file.
             checks.push(...(await argumentChecks(part, cwd, movesAround, undefined, this.ignored)));
-          } else if (!part.target.literal) checks.push({ kind: 'opaque', reason: `the ${part.operator} redirection target ${part.target.text} is only known at run time` });
-          else if (movesAround && !part.target.value.startsWith('/')) checks.push({ kind: 'opaque', reason: `the command changes directory, so ${part.target.text} may be anywhere` });
+          } else if (!part.target.literal) checks.push({ kind: 'opaque', reason: `the ${part.operator} redirection target ${part.target.text} is only known at run time`, redirect: part.access });
+          else if (movesAround && !part.target.value.startsWith('/')) checks.push({ kind: 'opaque', reason: `the command changes directory, so ${part.target.text} may be anywhere`, redirect: part.access });
           // The shell opens redirections itself, relative to its working directory (the tools' `workDir`).
-          else checks.push({ kind: 'path', path: await judgeShellPath(part.target.value, cwd), access: part.access, fromCommand: true });
+          else checks.push({ kind: 'path', path: await judgeShellPath(part.target.value, cwd), access: part.access, fromCommand: true, redirectTarget: part.target.value });
         }
         return checks;
       }
@@ -289,6 +298,10 @@ export class RulesPolicy implements PermissionPolicy {
     if (flags.readOnly || ((check.kind === 'path' || check.kind === 'artifact') && check.access === 'read')) {
       return { behavior: 'allow', by: 'mode', reason: check.kind === 'path' ? `reading ${describe(check)} inside the workspace` : `${toolName} only reads` };
     }
+    // As in Claude Code: a redirection may write inside the workspace (protected files asked earlier).
+    if (check.kind === 'path' && check.fromCommand && check.access === 'write') {
+      return { behavior: 'allow', by: 'mode', reason: `the redirection writes ${describe(check)} inside the workspace` };
+    }
     if (this.mode === 'acceptEdits') {
       if (check.kind === 'path') return { behavior: 'allow', by: 'mode', reason: `acceptEdits mode allows editing ${describe(check)}` };
       if (check.kind === 'tool' && flags.sideEffectScope === 'workspace' && !flags.destructive) {
@@ -321,10 +334,25 @@ export class RulesPolicy implements PermissionPolicy {
   }
 }
 
-/** The tool a broken rule still names (`Bash(rm -rf` → `Bash`), else every tool. */
-function failClosedTool(text: string): string {
-  const name = /^\s*([A-Za-z0-9_.\-]+)\s*(\(|$)/.exec(text)?.[1];
-  return name ?? EVERY_TOOL;
+/**
+ * The most conservative reading of a deny rule we cannot read. On a command tool: a deny of every
+ * command starting with its readable words (`Bash(rm -rf "/x` → `Bash(rm -rf *)`); on another tool,
+ * or with nothing readable, every call of the tool (or, with no readable tool, of every tool) asks.
+ * Claude Code skips such a rule, so none of these readings allows what it would not.
+ */
+function conservativeDeny(text: string, source: RuleSource): { rule: PermissionRule; description: string } {
+  const match = /^\s*([A-Za-z0-9_.\-]+)\s*(?:\(([^]*?)\)?\s*)?$/.exec(text);
+  const tool = match?.[1] ?? EVERY_TOOL;
+  const content = match?.[2];
+  if (content !== undefined && COMMAND_RULE_TOOLS.has(tool)) {
+    const command = conservativeCommandPattern(content);
+    if (command) {
+      const shown = `${tool}(${patternText(command.pattern!)})`;
+      return { rule: { text: shown, behavior: 'deny', source, tool, content: patternText(command.pattern!), command }, description: `a deny of ${shown}` };
+    }
+  }
+  const scope = tool === EVERY_TOOL ? 'every tool call' : `every ${tool} call`;
+  return { rule: { text: tool, behavior: 'ask', source, tool }, description: `an ask for ${scope}` };
 }
 
 /** A deny anywhere wins; then any ask (forced if any is); else allowed. */
