@@ -33,8 +33,11 @@ export type Check =
   | { readonly kind: 'artifact'; readonly access: 'read' | 'write'; readonly uri: string }
   | { readonly kind: 'url'; readonly url: URL | undefined; readonly raw: string }
   | { readonly kind: 'opaque'; readonly reason: string; readonly redirect?: 'read' | 'write' }
-  /** An argument of an allowed command that may name any file (only known at run time): asks, matches no rule. */
-  | { readonly kind: 'argument'; readonly reason: string };
+  /**
+   * An argument of an allowed command that may name any file (only known at run time): asks, unless an
+   * exact rule names the command as written (`Bash(export PATH="/x:$PATH")`).
+   */
+  | { readonly kind: 'argument'; readonly reason: string; readonly command?: SimpleCommandPart };
 
 /** Does `rule` speak about this check of a call to `toolName`? */
 export function ruleApplies(rule: PermissionRule, check: Check, toolName: string): boolean {
@@ -66,6 +69,13 @@ function pathRuleApplies(rule: PermissionRule, check: Check & { kind: 'path' | '
  * Does the rule cover the check? `all` asks whether every real location matches (allow rules);
  * otherwise any location, the lexical one included, is enough (deny and ask rules).
  */
+/** Whether an allow rule names this command exactly as written, run-time words included: nothing to guess. */
+export function exactRuleCovers(rule: PermissionRule, part: SimpleCommandPart): boolean {
+  const pattern = rule.command?.pattern;
+  if (!pattern || pattern.rest || pattern.wildcard || pattern.openQuote || rule.command?.line) return false;
+  return matchCommand(rule.command!, part.words, false) === 'yes';
+}
+
 export function ruleMatches(rule: PermissionRule, check: Check, folders: readonly string[], all: boolean): RuleMatch {
   if (rule.content === undefined && rule.exactPath === undefined) return 'yes';
   switch (check.kind) {

@@ -71,6 +71,10 @@ export function parseRule(text: string, behavior: RuleBehavior, source: RuleSour
   if (COMMAND_RULE_TOOLS.has(tool)) {
     if (!read.ok) return { ok: false, error: `rule '${text}': ${read.error}` };
     if (read.cut && behavior === 'allow') return { ok: false, error: `rule '${text}': a quote is left open with no * after it` };
+    // Any command could ride along a `*` in a rule of several commands: only exact lines may allow.
+    if (read.pattern.line && behavior === 'allow' && (read.pattern.prefix || read.pattern.line.some((part) => part.wildcard))) {
+      return { ok: false, error: `rule '${text}': a rule holding several commands may allow only an exact line, with no *` };
+    }
   }
   return { ok: true, rule: read.ok ? { ...base, command: read.pattern } : base };
 }

@@ -17,7 +17,7 @@ import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '..
 import { patternText } from './commandPattern';
 import { isAbsolutePattern, parsePathPattern } from './pathMatch';
 import { containingFolder, judgePath, judgeShellPath, realFolders, type PathJudge } from './paths';
-import { ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatch';
+import { exactRuleCovers, ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatch';
 import { COMMAND_RULE_TOOLS, conservativeCommandPattern, EVERY_TOOL, parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
 import type { PermissionMode } from './modes';
 import { classifySensitive } from './sensitiveFiles';
@@ -272,6 +272,10 @@ export class RulesPolicy implements PermissionPolicy {
     }
     if (this.mode === 'bypass') return { behavior: 'allow', by: 'mode', reason: 'bypass mode' };
     if (sandboxed) return { behavior: 'allow', by: 'mode', reason: 'it runs in the OS sandbox' };
+    if (check.kind === 'argument' && check.command) {
+      const exact = this.rules.find((rule) => rule.behavior === 'allow' && ruleApplies(rule, { kind: 'command', part: check.command! }, toolName) && (rule.source !== 'workspace' || this.workspaceTrusted) && exactRuleCovers(rule, check.command!));
+      if (exact) return { behavior: 'allow', by: 'rule', rule: exact.text, reason: `${ruleLabel(exact)} names ${check.command.text} exactly as written` };
+    }
     if (check.kind === 'opaque' || check.kind === 'argument') return { behavior: 'ask', by: 'rule', reason: check.reason };
     const allow = this.firstMatch('allow', check, toolName, folders, true);
     if (check.kind === 'path' && check.path.real.some((real) => !containingFolder(real, folders))) {

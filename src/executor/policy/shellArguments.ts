@@ -37,7 +37,7 @@ export async function argumentChecks(part: SimpleCommandPart, cwd: string, moves
     checks.push({ kind: 'argument', reason: `${part.text} changes to a folder outside the workspace (home, previous or stacked)` });
   }
   for (const arg of args) checks.push(...(await checksOfArgument(arg, part.text, cwd, movesAround, home, ignored)));
-  return checks;
+  return checks.map((check) => (check.kind === 'argument' ? { ...check, command: part } : check));
 }
 
 async function checksOfArgument(arg: CommandWord, command: string, cwd: string, movesAround: boolean, givenHome: string | undefined, ignored: IgnoredPaths | undefined): Promise<Check[]> {

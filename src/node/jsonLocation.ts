@@ -1,0 +1,85 @@
+// Where a value sits in a JSON text, as a line and column, so a refusal names the place to fix.
+
+export interface JsonLocation {
+  /** 1-based. */
+  readonly line: number;
+  /** 1-based. */
+  readonly column: number;
+}
+
+/** The line and column of a character offset. */
+export function locationOf(text: string, offset: number): JsonLocation {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const lines = before.split('\n');
+  return { line: lines.length, column: lines[lines.length - 1]!.length + 1 };
+}
+
+/** The location of a JSON.parse error in `text`, from the position V8 names in its message. */
+export function parseErrorLocation(text: string, error: unknown): JsonLocation | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  const lineColumn = /line (\d+) column (\d+)/.exec(message);
+  if (lineColumn) return { line: Number(lineColumn[1]), column: Number(lineColumn[2]) };
+  const position = /position (\d+)/.exec(message);
+  if (position) return locationOf(text, Number(position[1]));
+  if (/end of JSON input/.test(message)) return locationOf(text, text.length);
+  return undefined;
+}
+
+/**
+ * The location of the value at `path` (`['permissions', 'allow', 3]`) in a JSON text that parses;
+ * undefined when it is not there. A small scanner: strings, numbers and literals are skipped whole.
+ */
+export function valueLocation(text: string, path: readonly (string | number)[]): JsonLocation | undefined {
+  let index = 0;
+  let found: number | undefined;
+  const space = () => {
+    while (index < text.length && /\s/.test(text[index]!)) index += 1;
+  };
+  const string = (): string => {
+    const start = index;
+    index += 1;
+    while (index < text.length && text[index] !== '"') index += text[index] === '\\' ? 2 : 1;
+    index += 1;
+    return JSON.parse(text.slice(start, index)) as string;
+  };
+  const value = (at: readonly (string | number)[]): void => {
+    space();
+    if (found === undefined && at.length === path.length && at.every((key, position) => key === path[position])) found = index;
+    const char = text[index];
+    if (char === '{') {
+      index += 1;
+      space();
+      while (index < text.length && text[index] !== '}') {
+        space();
+        const key = string();
+        space();
+        index += 1;
+        value([...at, key]);
+        space();
+        if (text[index] === ',') index += 1;
+        space();
+      }
+      index += 1;
+    } else if (char === '[') {
+      index += 1;
+      let item = 0;
+      space();
+      while (index < text.length && text[index] !== ']') {
+        value([...at, item]);
+        item += 1;
+        space();
+        if (text[index] === ',') index += 1;
+        space();
+      }
+      index += 1;
+    } else if (char === '"') string();
+    else while (index < text.length && !/[\s,\]}]/.test(text[index]!)) index += 1;
+  };
+  value([]);
+  return found === undefined ? undefined : locationOf(text, found);
+}
+
+/** `permissions.allow[3]` → ['permissions', 'allow', 3]. */
+export function keyPath(key: string): (string | number)[] {
+  return [...key.matchAll(/([A-Za-z_$][\w$]*)|\[(\d+)\]/g)].map((match) => (match[2] !== undefined ? Number(match[2]) : match[1]!));
+}
