@@ -21,8 +21,70 @@ export function parseErrorLocation(text: string, error: unknown): JsonLocation |
   if (lineColumn) return { line: Number(lineColumn[1]), column: Number(lineColumn[2]) };
   const position = /position (\d+)/.exec(message);
   if (position) return locationOf(text, Number(position[1]));
-  if (/end of JSON input/.test(message)) return locationOf(text, text.length);
-  return undefined;
+  const offset = firstErrorOffset(text);
+  return offset === undefined ? undefined : locationOf(text, offset);
+}
+
+/** Where a strict JSON reading of `text` first fails; undefined when it reads to the end. */
+export function firstErrorOffset(text: string): number | undefined {
+  let index = 0;
+  const fail = (): never => {
+    throw index;
+  };
+  const space = () => {
+    while (index < text.length && /[ \t\r\n]/.test(text[index]!)) index += 1;
+  };
+  const expect = (char: string) => (text[index] === char ? (index += 1) : fail());
+  const string = () => {
+    expect('"');
+    while (index < text.length && text[index] !== '"') {
+      if (text.charCodeAt(index) < 0x20) fail();
+      index += text[index] === '\\' ? 2 : 1;
+    }
+    expect('"');
+  };
+  const value = (): void => {
+    space();
+    const char = text[index];
+    if (char === '{') {
+      index += 1;
+      space();
+      if (text[index] === '}') return void (index += 1);
+      for (;;) {
+        space();
+        string();
+        space();
+        expect(':');
+        value();
+        space();
+        if (text[index] === ',') index += 1;
+        else return void expect('}');
+      }
+    }
+    if (char === '[') {
+      index += 1;
+      space();
+      if (text[index] === ']') return void (index += 1);
+      for (;;) {
+        value();
+        space();
+        if (text[index] === ',') index += 1;
+        else return void expect(']');
+      }
+    }
+    if (char === '"') return string();
+    const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(index, index + 400));
+    if (!literal) fail();
+    index += literal![0].length;
+  };
+  try {
+    value();
+    space();
+    return index < text.length ? index : undefined;
+  } catch (offset) {
+    if (typeof offset === 'number') return offset;
+    throw offset;
+  }
 }
 
 /**

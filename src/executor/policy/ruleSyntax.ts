@@ -82,7 +82,7 @@ export function parseRule(text: string, behavior: RuleBehavior, source: RuleSour
 export type PatternRead = { readonly ok: true; readonly pattern: CommandPattern; readonly cut: boolean } | { readonly ok: false; readonly error: string };
 
 /** A redirection-only pattern: `> *`, `>>:*`, `2> /tmp/*`. */
-const REDIRECT_ONLY = /^\d*(>>|>\||&>>|&>|>|<)\s*([^<>&|;]*)$/;
+const REDIRECT_ONLY = /^(?:\*\s*)?\d*(>>|>\||&>>|&>|>|<)\s*([^<>&|;]*)$/;
 
 /**
  * Reads the content of a command rule: `npm test:*`, `git * main`, `ls*`, `python3 -c ' *`,

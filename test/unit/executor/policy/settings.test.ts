@@ -78,7 +78,7 @@ describe('settings fail closed: a broken part never widens what runs', () => {
   it('broken allow rules are dropped, a mode that is not one is plan, and unknown hook events are only notices', () => {
     const policy = createPolicyFromSettings({ user: { permissions: { allow: 'Bash', defaultMode: 'bypassPermission' }, hooks: { Stop: [] } }, workspaceTrusted: true, origins: { user: '/home/u/.claude/settings.json' } });
     assert.equal(policy.mode, 'plan');
-    assert.equal(policy.notices.length, 1);
+    assert.equal(policy.notices.length, 2, "the unknown mode and the hook event: warnings, never a refusal");
     assert.ok(policy.problems.every((problem) => problem.startsWith('/home/u/.claude/settings.json: ')));
     assert.equal(policy.allRules.some((rule) => rule.behavior === 'allow'), false);
   });
