@@ -88,12 +88,13 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
    * `.claude/settings.local.json`, and the user is told so. Workspace allow rules count only in a
    * trusted workspace, so it is also kept for this session.
    */
-  async rememberWorkspaceApproval(request: PermissionRequest, signal?: AbortSignal): Promise<void> {
+  async rememberWorkspaceApproval(request: PermissionRequest, signal?: AbortSignal, chosen?: readonly string[]): Promise<void> {
     const folder = this.workspaceFolders()[0];
-    const rules = await this.policy.approvalRules(request, signal);
-    await this.policy.rememberSessionApproval(request, signal);
-    if (!folder || rules.length === 0) return;
-    const texts = rules.map((rule) => rule.text);
+    // `chosen`: the prefix rules the dialog offered and the user picked, kept instead of the exact ones.
+    const texts = chosen?.length ? [...chosen] : (await this.policy.approvalRules(request, signal)).map((rule) => rule.text);
+    if (chosen?.length) for (const text of chosen) this.policy.addRule(text, 'allow', 'session');
+    else await this.policy.rememberSessionApproval(request, signal);
+    if (!folder || texts.length === 0) return;
     const file = await addAllowRules(folder, texts);
     await this.reload();
     const where = vscode.workspace.asRelativePath(file);

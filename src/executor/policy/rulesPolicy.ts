@@ -20,6 +20,7 @@ import { containingFolder, judgePath, judgeShellPath, realFolders, type PathJudg
 import { exactRuleCovers, ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatch';
 import { COMMAND_RULE_TOOLS, conservativeCommandPattern, EVERY_TOOL, parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
 import type { PermissionMode } from './modes';
+import { prefixRuleFor } from './ruleSuggestion';
 import { classifySensitive } from './sensitiveFiles';
 import { splitCommand, type CommandWord } from './shellSplit';
 import { argumentChecks } from './shellArguments';
@@ -314,7 +315,11 @@ export class RulesPolicy implements PermissionPolicy {
     }
     switch (check.kind) {
       case 'command':
-        return { behavior: 'ask', by: 'mode', reason: `${this.mode} mode asks before running ${check.part.text}` };
+      {
+        const suggested = prefixRuleFor(toolName, check.part);
+        const offer = suggested ? `; ${suggested} would allow it` : '';
+        return { behavior: 'ask', by: 'mode', reason: `no rule allows ${check.part.text}${offer}`, ...(suggested ? { suggestedRules: [suggested] } : {}) };
+      }
       case 'url':
         return { behavior: 'ask', by: 'mode', reason: `${this.mode} mode asks before fetching ${check.raw}` };
       case 'path':
@@ -369,7 +374,9 @@ function combine(verdicts: readonly Verdict[]): PermissionDecision {
     const reasons = [...new Set(asks.map((ask) => ask.reason))];
     const shown = reasons.slice(0, MAX_REASONS_SHOWN).join('; ') + (reasons.length > MAX_REASONS_SHOWN ? `; and ${reasons.length - MAX_REASONS_SHOWN} more` : '');
     const forced = asks.find((ask) => ask.forced);
-    return { behavior: 'ask', by: (forced ?? first).by, rule: (forced ?? first).rule, reason: shown, forced: forced !== undefined };
+    // Offered only when the prefix rules together would have allowed every part that asked.
+    const suggestedRules = asks.every((ask) => ask.suggestedRules?.length) ? [...new Set(asks.flatMap((ask) => ask.suggestedRules!))] : undefined;
+    return { behavior: 'ask', by: (forced ?? first).by, rule: (forced ?? first).rule, reason: shown, forced: forced !== undefined, ...(suggestedRules && !forced ? { suggestedRules } : {}) };
   }
   const byRule = verdicts.filter((verdict) => verdict.by === 'rule' && verdict.rule);
   if (byRule.length > 0) {
