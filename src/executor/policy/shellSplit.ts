@@ -282,6 +282,8 @@ function toWord(word: Unbash.Word, bindings: Bindings): CommandWord {
 
 /** Stands for a value only known at run time among a word's values. */
 const UNKNOWN = '\u0000unknown';
+/** `$((1 + 2 * 3))`: digits and operators, no names (a name may make bash read it as `$( (cmd) )`). */
+const PLAIN_ARITHMETIC = /^\$\(\([\d\s+\-*/%()<>=!&|^~?:,]*\)\)$/;
 /** Special parameters that expand to numbers (`$?`, `$#`, `$$`, `$!`): never a file outside. */
 const NUMERIC_PARAMETER = /^\$(?:[?#$!]|\{[?#$!]\})$/;
 
@@ -315,7 +317,8 @@ function partValues(part: Unbash.WordPart | Unbash.DoubleQuotedChild, index: num
       return values;
     }
     case 'ArithmeticExpansion':
-      return ['0'];
+      // Only numbers and operators: bash runs `$(( cmd ))` that is not arithmetic as a command.
+      return PLAIN_ARITHMETIC.test(part.text) ? ['0'] : undefined;
     case 'CommandExpansion':
     case 'ProcessSubstitution':
       // Its commands are parts of their own; the output of an allowed one stands for no file here.
