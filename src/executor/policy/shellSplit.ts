@@ -269,6 +269,8 @@ function addRedirect(node: Unbash.Redirect, parts: CommandPart[], bindings: Bind
   // `2>&1`, `>&-`, `<&3`: descriptors, not files.
   if ((node.operator === '>&' || node.operator === '<&') && /^(\d+-?|-)$/.test(target.value)) return;
   if (target.literal && NOT_FILES.has(target.value)) return;
+  // `> >(cat)`: a pipe into a command, which is a part of its own.
+  if (node.target?.parts?.length === 1 && node.target.parts[0]!.type === 'ProcessSubstitution') return;
   const access = node.operator === '<' || node.operator === '<&' ? 'read' : 'write';
   parts.push({ kind: 'redirect', access, operator: node.operator, target });
 }

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createPolicyFromSettings } from '../../../src/executor/policy/index';
-import { CASES_PER_PROPERTY } from './batches.test';
+
+/** Cases per property: a few hundred in the unit run, 10,000 in the soak (TOOL_EXEC_SOAK=1), as for batches. */
+const CASES_PER_PROPERTY = process.env.TOOL_EXEC_SOAK === '1' ? 10_000 : 300;
 
 const ws = realpathSync(mkdtempSync(join(tmpdir(), 'compound-')));
 writeFileSync(join(ws, 'notes.md'), 'notes\n');
