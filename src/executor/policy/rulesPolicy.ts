@@ -14,14 +14,14 @@ import { flagsOf } from '../flags';
 import { workDirOf } from '../paths';
 import type { IgnoredPaths } from '../ports/ignoredPaths';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../ports/permissionPolicy';
-import { patternText } from './commandPattern';
 import { isAbsolutePattern, parsePathPattern } from './pathMatch';
 import { containingFolder, judgePath, judgeShellPath, realFolders, type PathJudge } from './paths';
 import { exactRuleCovers, ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatch';
-import { COMMAND_RULE_TOOLS, conservativeCommandPattern, EVERY_TOOL, parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
+import { parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
 import type { PermissionMode } from './modes';
 import { prefixRuleFor } from './ruleSuggestion';
-import { classifySensitive } from './sensitiveFiles';
+import { conservativeDeny } from './unreadableRule';
+import { combine, sensitiveReason } from './verdicts';
 import { splitCommand, type CommandWord } from './shellSplit';
 import { argumentChecks } from './shellArguments';
 import { subjectsOf } from './subjects';
@@ -55,8 +55,6 @@ type Verdict = PermissionDecision;
 /** Builtins that change the directory later relative redirections resolve against. */
 const CHANGES_DIRECTORY: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
 
-/** Shown reasons are cut to this many parts, so a 50-part command gives a readable message. */
-const MAX_REASONS_SHOWN = 3;
 
 export class RulesPolicy implements PermissionPolicy {
   /** The current mode; the host may switch it at any time. */
@@ -341,66 +339,6 @@ export class RulesPolicy implements PermissionPolicy {
     }
     return maybe;
   }
-}
-
-/**
- * The most conservative reading of a deny rule we cannot read. On a command tool: a deny of every
- * command starting with its readable words (`Bash(rm -rf "/x` → `Bash(rm -rf *)`); on another tool,
- * or with nothing readable, every call of the tool (or, with no readable tool, of every tool) asks.
- * Claude Code skips such a rule, so none of these readings allows what it would not.
- */
-function conservativeDeny(text: string, source: RuleSource): { rule: PermissionRule; description: string } {
-  const match = /^\s*([A-Za-z0-9_.\-]+)\s*(?:\(([^]*?)\)?\s*)?$/.exec(text);
-  const tool = match?.[1] ?? EVERY_TOOL;
-  const content = match?.[2];
-  if (content !== undefined && COMMAND_RULE_TOOLS.has(tool)) {
-    const command = conservativeCommandPattern(content);
-    if (command) {
-      const shown = `${tool}(${patternText(command.pattern!)})`;
-      return { rule: { text: shown, behavior: 'deny', source, tool, content: patternText(command.pattern!), command }, description: `a deny of ${shown}` };
-    }
-  }
-  const scope = tool === EVERY_TOOL ? 'every tool call' : `every ${tool} call`;
-  return { rule: { text: tool, behavior: 'ask', source, tool }, description: `an ask for ${scope}` };
-}
-
-/** A deny anywhere wins; then any ask (forced if any is); else allowed. */
-function combine(verdicts: readonly Verdict[]): PermissionDecision {
-  const denied = verdicts.find((verdict) => verdict.behavior === 'deny');
-  if (denied) return denied;
-  const asks = verdicts.filter((verdict) => verdict.behavior === 'ask');
-  if (asks.length > 0) {
-    const first = asks[0]!;
-    const reasons = [...new Set(asks.map((ask) => ask.reason))];
-    const shown = reasons.slice(0, MAX_REASONS_SHOWN).join('; ') + (reasons.length > MAX_REASONS_SHOWN ? `; and ${reasons.length - MAX_REASONS_SHOWN} more` : '');
-    const forced = asks.find((ask) => ask.forced);
-    // Offered only when the prefix rules together would have allowed every part that asked.
-    const suggestedRules = asks.every((ask) => ask.suggestedRules?.length) ? [...new Set(asks.flatMap((ask) => ask.suggestedRules!))] : undefined;
-    return { behavior: 'ask', by: (forced ?? first).by, rule: (forced ?? first).rule, reason: shown, forced: forced !== undefined, ...(suggestedRules && !forced ? { suggestedRules } : {}) };
-  }
-  const byRule = verdicts.filter((verdict) => verdict.by === 'rule' && verdict.rule);
-  if (byRule.length > 0) {
-    return { behavior: 'allow', by: 'rule', rule: [...new Set(byRule.map((verdict) => verdict.rule!))].join(', '), reason: byRule.map((verdict) => verdict.reason).join('; ') };
-  }
-  return verdicts[0] ?? { behavior: 'ask', by: 'mode', reason: 'nothing to check' };
-}
-
-function sensitiveReason(check: Check): string | undefined {
-  if (check.kind !== 'path') return undefined;
-  for (const candidate of [check.path.lexical, ...check.path.real]) {
-    const sensitive = classifySensitive(candidate, check.access);
-    if (!sensitive) continue;
-    const verb = check.access === 'write' ? 'writing' : 'reading';
-    switch (sensitive.category) {
-      case 'agent-memory':
-        return `${candidate} is an agent memory file (${sensitive.matched}): ${verb} it always asks`;
-      case 'secret':
-        return `${candidate} may hold secrets (${sensitive.matched}): ${verb} it always asks`;
-      case 'config':
-        return `${candidate} is configuration that can run code (${sensitive.matched}): ${verb} it always asks`;
-    }
-  }
-  return undefined;
 }
 
 /** Only absolute (`//`, `~/`) and exact session rules may allow a path outside the workspace folders. */

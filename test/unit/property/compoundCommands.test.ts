@@ -54,7 +54,7 @@ const { line } = fc.letrec<{ line: Line }>((tie) => ({
     fc.tuple(tie('line'), tie('line')).map(([a, b]) => ({ text: `while ${a.text}; do ${b.text}; done`, allowed: a.allowed && b.allowed })),
     tie('line').map((a) => ({ text: `for f in a b; do ${a.text}; done`, allowed: a.allowed })),
     tie('line').map((a) => ({ text: `bash -c ${singleQuote(a.text)}`, allowed: a.allowed })),
-    tie('line').map((a) => ({ text: `! ${a.text}`, allowed: a.allowed })),
+    tie('line').map((a) => ({ text: `{ ! ${a.text}; }`, allowed: a.allowed })),
   ),
 }));
 
