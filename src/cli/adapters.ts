@@ -74,10 +74,8 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
     const listed = fatal.map((problem) => `\n  ${withLocation(problem, settingsText)}`).join('');
     throw new UsageError(`--settings: ${fatal.length} problem${fatal.length === 1 ? '' : 's'} in ${settingsPath}; nothing was run:${listed}`);
   }
-  for (const notice of permissionPolicy.notices) {
-    logger.warn('settings.notice', { notice });
-    process.stderr.write(`tool-exec: warning: ${notice}\n`);
-  }
+  // Said once, as a line of its own on stderr (the log would say it a second time).
+  for (const notice of permissionPolicy.notices) process.stderr.write(`tool-exec: warning: ${notice}\n`);
   // The OS sandbox (issue 17): started and checked now, before any command; where it cannot run, said once.
   const sandbox = new BashSandbox({ onUnavailable: (message) => process.stderr.write(`tool-exec: ${message}\n`) });
   const allowRules = permissionPolicy.allRules.filter((rule) => rule.behavior === 'allow').map((rule) => rule.text);
