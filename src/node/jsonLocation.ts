@@ -25,9 +25,21 @@ export function parseErrorLocation(text: string, error: unknown): JsonLocation |
   return offset === undefined ? undefined : locationOf(text, offset);
 }
 
+/** The location of the value at `path` (`['permissions', 'allow', 3]`) in a JSON text; undefined when it is not there. */
+export function valueLocation(text: string, path: readonly (string | number)[]): JsonLocation | undefined {
+  const found = scanJson(text, path).found;
+  return found === undefined ? undefined : locationOf(text, found);
+}
+
 /** Where a strict JSON reading of `text` first fails; undefined when it reads to the end. */
 export function firstErrorOffset(text: string): number | undefined {
+  return scanJson(text).errorAt;
+}
+
+/** One strict pass over a JSON text: where it first fails, and where the value at `target` starts. */
+function scanJson(text: string, target?: readonly (string | number)[]): { errorAt?: number; found?: number } {
   let index = 0;
+  let found: number | undefined;
   const fail = (): never => {
     throw index;
   };
@@ -35,110 +47,55 @@ export function firstErrorOffset(text: string): number | undefined {
     while (index < text.length && /[ \t\r\n]/.test(text[index]!)) index += 1;
   };
   const expect = (char: string) => (text[index] === char ? (index += 1) : fail());
-  const string = () => {
+  const string = (): string => {
+    const start = index;
     expect('"');
     while (index < text.length && text[index] !== '"') {
       if (text.charCodeAt(index) < 0x20) fail();
       index += text[index] === '\\' ? 2 : 1;
     }
     expect('"');
+    return JSON.parse(text.slice(start, index)) as string;
   };
-  const value = (): void => {
+  /** The members of an object or the items of an array, each read by `member`, up to `close`. */
+  const members = (close: string, member: (position: number) => void) => {
+    index += 1;
     space();
+    if (text[index] === close) return void (index += 1);
+    for (let position = 0; ; position += 1) {
+      member(position);
+      space();
+      if (text[index] === ',') index += 1;
+      else return void expect(close);
+    }
+  };
+  const value = (at: readonly (string | number)[]): void => {
+    space();
+    if (target && found === undefined && at.length === target.length && at.every((key, position) => key === target[position])) found = index;
     const char = text[index];
     if (char === '{') {
-      index += 1;
-      space();
-      if (text[index] === '}') return void (index += 1);
-      for (;;) {
+      return members('}', () => {
         space();
-        string();
+        const key = string();
         space();
         expect(':');
-        value();
-        space();
-        if (text[index] === ',') index += 1;
-        else return void expect('}');
-      }
+        value([...at, key]);
+      });
     }
-    if (char === '[') {
-      index += 1;
-      space();
-      if (text[index] === ']') return void (index += 1);
-      for (;;) {
-        value();
-        space();
-        if (text[index] === ',') index += 1;
-        else return void expect(']');
-      }
-    }
-    if (char === '"') return string();
+    if (char === '[') return members(']', (position) => value([...at, position]));
+    if (char === '"') return void string();
     const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(index, index + 400));
     if (!literal) fail();
     index += literal![0].length;
   };
   try {
-    value();
+    value([]);
     space();
-    return index < text.length ? index : undefined;
+    return index < text.length ? { errorAt: index, found } : { found };
   } catch (offset) {
-    if (typeof offset === 'number') return offset;
+    if (typeof offset === 'number') return { errorAt: offset, found };
     throw offset;
   }
-}
-
-/**
- * The location of the value at `path` (`['permissions', 'allow', 3]`) in a JSON text that parses;
- * undefined when it is not there. A small scanner: strings, numbers and literals are skipped whole.
- */
-export function valueLocation(text: string, path: readonly (string | number)[]): JsonLocation | undefined {
-  let index = 0;
-  let found: number | undefined;
-  const space = () => {
-    while (index < text.length && /\s/.test(text[index]!)) index += 1;
-  };
-  const string = (): string => {
-    const start = index;
-    index += 1;
-    while (index < text.length && text[index] !== '"') index += text[index] === '\\' ? 2 : 1;
-    index += 1;
-    return JSON.parse(text.slice(start, index)) as string;
-  };
-  const value = (at: readonly (string | number)[]): void => {
-    space();
-    if (found === undefined && at.length === path.length && at.every((key, position) => key === path[position])) found = index;
-    const char = text[index];
-    if (char === '{') {
-      index += 1;
-      space();
-      while (index < text.length && text[index] !== '}') {
-        space();
-        const key = string();
-        space();
-        index += 1;
-        value([...at, key]);
-        space();
-        if (text[index] === ',') index += 1;
-        space();
-      }
-      index += 1;
-    } else if (char === '[') {
-      index += 1;
-      let item = 0;
-      space();
-      while (index < text.length && text[index] !== ']') {
-        value([...at, item]);
-        item += 1;
-        space();
-        if (text[index] === ',') index += 1;
-        space();
-      }
-      index += 1;
-    } else if (char === '"') string();
-    else while (index < text.length && !/[\s,\]}]/.test(text[index]!)) index += 1;
-  };
-  value([]);
-  return found === undefined ? undefined : locationOf(text, found);
 }
 
 /** `permissions.allow[3]` → ['permissions', 'allow', 3]. */
