@@ -132,8 +132,10 @@ function quoteWord(word: string): string {
 }
 
 function matchWords(pattern: WordPattern, words: readonly CommandWord[], mayBe: boolean): RuleMatch {
-  const name = words.find((word) => !/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(word.text));
-  const knownName = name !== undefined && (name.literal || isTildeWord(name));
+  const nameAt = words.findIndex((word) => !/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(word.text));
+  const name = nameAt < 0 ? undefined : words[nameAt];
+  // A leading `*` never stands for `PATH=…` words, which change what runs: an allow rule must write them.
+  const knownName = name !== undefined && (name.literal || isTildeWord(name)) && (mayBe || nameAt === 0 || !startsWithWildcard(pattern));
   const result = matchTokens(pattern, commandInput(words));
   if (result.full && knownName && (mayBe || openQuoteHolds(pattern, words))) return 'yes';
   if (!mayBe) return 'no';
@@ -143,6 +145,10 @@ function matchWords(pattern: WordPattern, words: readonly CommandWord[], mayBe: 
   if (known < 0) return 'no';
   const prefix = commandInput(words.slice(0, known)) + (known > 0 ? WORD_BOUNDARY : '');
   return matchTokens(pattern, prefix).viable ? 'maybe' : 'no';
+}
+
+function startsWithWildcard(pattern: WordPattern): boolean {
+  return pattern.tokens[0] === compileWordPattern('*', false).tokens[0];
 }
 
 /**

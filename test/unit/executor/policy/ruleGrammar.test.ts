@@ -166,6 +166,12 @@ describe('deny and ask rules of the same grammar', () => {
     assert.equal((await decide(policy, sandbox, BashTool, { command: 'time make' })).behavior, 'ask');
   });
 
+  it('a leading * in an allow rule never stands for assignments that change what runs', async () => {
+    const policy = createPolicyFromSettings({ user: { permissions: { allow: ['Bash(* --version)'] } }, workspaceTrusted: true, workspaceFolders: [sandbox.ws] });
+    assert.equal((await decide(policy, sandbox, BashTool, { command: 'node --version' })).behavior, 'allow');
+    assert.notEqual((await decide(policy, sandbox, BashTool, { command: 'PATH=/tmp/evil node --version' })).behavior, 'allow');
+  });
+
   it('a deny rule meets a command whose words are only known at run time with an ask', async () => {
     assert.equal((await run('Bash(rm -rf *)', 'rm $FLAGS build')).behavior, 'ask');
     assert.equal((await run('Bash(rm:*)', '$CMD -rf build')).behavior, 'ask');
