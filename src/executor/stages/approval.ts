@@ -29,7 +29,10 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
   let preview: ApprovalPreview | undefined;
   if (def.prepareApproval) {
     try {
-      const prepared = await def.prepareApproval(state.input, state.signal, { workspaceFolders: deps.workspaceFolders });
+      const prepared = await def.prepareApproval(state.input, state.signal, {
+        workspaceFolders: deps.workspaceFolders,
+        judgePath: (raw) => state.judgePath(raw, deps.workspaceFolders),
+      });
       if (prepared.decision === 'allow' && !decision.forced) {
         state.decide('none', 'tool');
         return undefined;
@@ -50,6 +53,7 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
     preview: escapePreview(preview ?? defaultPreview(state.input)),
     sessionAllowed: !decision.forced,
     workspaceAllowed: !decision.forced && deps.permissionPolicy.rememberWorkspaceApproval !== undefined,
+    ...(!decision.forced && decision.suggestedRules?.length && deps.permissionPolicy.rememberWorkspaceApproval ? { suggestedRules: decision.suggestedRules } : {}),
   };
   deps.emit({ type: 'permissionRequested', callId: request.callId, name: request.toolName, input: request.input, reason: request.reason, preview: request.preview });
   const waitStart = performance.now();
@@ -71,7 +75,9 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
     const permissionRequest = { tool: def, input: state.input, callId: state.call.id, workspaceFolders: deps.workspaceFolders };
     try {
       if (verdict.answer.kind === 'allowWorkspace' && deps.permissionPolicy.rememberWorkspaceApproval) {
-        await deps.permissionPolicy.rememberWorkspaceApproval(permissionRequest, state.signal);
+        // Only a rule the request offered may be kept: a grant covers nothing it did not show.
+        const chosen = verdict.answer.rules?.filter((rule) => request.suggestedRules?.includes(rule));
+        await deps.permissionPolicy.rememberWorkspaceApproval(permissionRequest, state.signal, chosen?.length ? chosen : undefined);
       } else {
         await deps.permissionPolicy.rememberSessionApproval?.(permissionRequest, state.signal);
       }
