@@ -9,7 +9,7 @@ import type { Turn, TurnOptions } from '../executor/turn';
 /** What a request's turn gets from the host (VS Code: the chat request's context and label; a renderer). */
 export interface TurnHost {
   turnOptions?(sessionId: string): Partial<TurnOptions>;
-  /** A turn of the session's requests started (the chat reply draws it); not called for quiet polls. */
+  /** A turn of the session's requests started (the chat reply draws it). */
   observe?(turn: Turn, call: ToolCall, sessionId: string): void;
 }
 
@@ -23,8 +23,6 @@ export interface CallRunner {
 export interface RunOptions {
   readonly sessionId: string;
   readonly signal: AbortSignal;
-  /** Polls (terminal output) are not drawn in the chat reply: an agent may ask many times a second. */
-  readonly quiet?: boolean;
 }
 
 let counter = 0;
@@ -35,7 +33,7 @@ export async function runCall(runner: CallRunner, name: string, input: unknown, 
   const approvalClient = runner.approvalsFor?.(options.sessionId);
   const turn = runner.executor.beginTurn({ ...extra, ...(approvalClient ? { approvalClient } : {}), signal: options.signal });
   const id = turn.offer({ id: `acp_${++counter}`, name, input });
-  if (!options.quiet) runner.turns?.observe?.(turn, { id, name, input }, options.sessionId);
+  runner.turns?.observe?.(turn, { id, name, input }, options.sessionId);
   turn.end();
   const [result] = await turn.results();
   return result!;

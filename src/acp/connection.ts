@@ -14,10 +14,11 @@ import type { PermissionPolicy } from '../executor/ports/permissionPolicy';
 import type { CallRunner, TurnHost } from './calls';
 import { readTextFile, writeTextFile } from './files';
 import { GrantedApprovals, Grants } from './grants';
-import type { Outcome } from './outcome';
+import { AcpErrorCodes, fail, type Outcome } from './outcome';
 import { requestPermission } from './permissions';
 import { loadAcp, type Acp, type AcpModule } from './sdk';
 import { Terminals } from './terminals';
+import { formatBytes } from '../executor/text';
 
 /** How long a closing agent gets after its stdin ends before it is killed. Ours. */
 export const AGENT_CLOSE_GRACE_MS = 2000;
@@ -55,6 +56,8 @@ export class AcpAgentConnection {
   private child: ChildProcess | undefined;
   private connection: Acp.ClientConnection | undefined;
   private exitCode: Promise<number | null> = Promise.resolve(null);
+  /** `close()` was called: the connection's end is ours, not the agent's doing. */
+  private closing = false;
   /** What the agent said about itself in `initialize`. */
   agentInfo: Acp.InitializeResponse | undefined;
 
@@ -86,8 +89,12 @@ export class AcpAgentConnection {
     const stream = acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as unknown as ReadableStream<Uint8Array>);
     const connection = this.handlers(acp).connect(stream);
     this.connection = connection;
-    // The agent went away: what it left running dies with it.
-    void connection.closed.finally(() => void this.endSessions());
+    // The agent went away, or sent what cannot be read (a message over the SDK's limit): what it left running
+    // dies with it, and so does the agent, so its host starts it again for the next prompt.
+    void connection.closed.finally(() => {
+      void this.endSessions();
+      if (!this.closing) void this.stop();
+    });
     void this.exitCode.then(() => connection.close(new Error(`the agent exited`)));
     const info = await connection.agent.request(
       acp.methods.agent.initialize,
@@ -114,6 +121,8 @@ export class AcpAgentConnection {
   async prompt(sessionId: string, prompt: Acp.ContentBlock[], signal?: AbortSignal): Promise<Acp.PromptResponse> {
     const acp = await loadAcp();
     if (this.sessions.get(sessionId)?.signal.aborted !== false) this.sessions.set(sessionId, new AbortController());
+    const lost = this.lost();
+    if (lost) throw new Error(lost);
     const onAbort = () => void this.cancel(sessionId);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -123,6 +132,8 @@ export class AcpAgentConnection {
       // updates the agent sent before its answer may still be in flight: they finish within these microtasks.
       await new Promise((resolve) => setImmediate(resolve));
       return answer;
+    } catch (error) {
+      throw new Error(this.lost() ?? (error instanceof Error ? error.message : String(error)));
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
@@ -148,10 +159,21 @@ export class AcpAgentConnection {
     return this.exitCode;
   }
 
+  /** Resolves once the connection ended, by `close()`, the agent's exit, or what the agent sent. */
+  get closed(): Promise<void> {
+    return this.connection?.closed ?? this.exitCode.then(() => undefined);
+  }
+
   /** Closes the connection, kills the agent's commands and then the agent (after a grace period). */
   async close(): Promise<void> {
+    this.closing = true;
     this.connection?.close();
     await this.endSessions();
+    await this.stop();
+  }
+
+  /** Ends the agent's process: its stdin closed, SIGTERM, and SIGKILL after a grace period. */
+  private async stop(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     child.stdin?.end();
@@ -164,6 +186,18 @@ export class AcpAgentConnection {
   private async endSessions(): Promise<void> {
     for (const controller of this.sessions.values()) controller.abort(new Error('the agent connection closed'));
     await this.terminals.killAll();
+  }
+
+  /** Why the connection ended when we did not end it (the agent exited, or sent what cannot be read). */
+  private lost(): string | undefined {
+    const signal = this.connection?.signal;
+    if (this.closing || !signal?.aborted) return undefined;
+    const reason = signal.reason as { name?: string; message?: string; maxMessageBytes?: number } | undefined;
+    const why =
+      reason?.name === 'MessageTooLargeError' && typeof reason.maxMessageBytes === 'number'
+        ? `it sent a message over the ACP SDK's ${formatBytes(reason.maxMessageBytes)} limit for one message`
+        : (reason?.message ?? String(reason));
+    return `the agent was stopped: ${why}`;
   }
 
   private grantsOf(sessionId: string): Grants {
@@ -195,16 +229,20 @@ export class AcpAgentConnection {
       if (outcome.ok) return outcome.value;
       throw new acp.RequestError(outcome.code, outcome.message);
     };
+    // Every request names a session this connection opened; one it did not is refused before anything runs.
+    const inSession = <T>(sessionId: string, work: () => Promise<Outcome<T>>): Promise<T> =>
+      answer(this.sessions.has(sessionId) ? work() : Promise.resolve(fail(AcpErrorCodes.resourceNotFound, noSession(sessionId))));
     return acp
       .client({ name: host.clientInfo.name })
-      .onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => answer(readTextFile(this.runner, params, this.signalOf(params.sessionId, signal))))
-      .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => answer(writeTextFile(this.runner, params, this.signalOf(params.sessionId, signal))))
-      .onRequest(acp.methods.client.terminal.create, ({ params, signal }) => answer(this.terminals.create(params, this.signalOf(params.sessionId, signal))))
-      .onRequest(acp.methods.client.terminal.output, ({ params, signal }) => answer(this.terminals.output(params, this.signalOf(params.sessionId, signal))))
-      .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => answer(this.terminals.waitForExit(params, this.signalOf(params.sessionId, signal))))
-      .onRequest(acp.methods.client.terminal.kill, ({ params, signal }) => answer(this.terminals.kill(params, signal)))
-      .onRequest(acp.methods.client.terminal.release, ({ params, signal }) => answer(this.terminals.release(params, signal)))
+      .onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => inSession(params.sessionId, () => readTextFile(this.runner, params, this.signalOf(params.sessionId, signal))))
+      .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => inSession(params.sessionId, () => writeTextFile(this.runner, params, this.signalOf(params.sessionId, signal))))
+      .onRequest(acp.methods.client.terminal.create, ({ params, signal }) => inSession(params.sessionId, () => this.terminals.create(params, this.signalOf(params.sessionId, signal))))
+      .onRequest(acp.methods.client.terminal.output, ({ params, signal }) => inSession(params.sessionId, () => this.terminals.output(params, this.signalOf(params.sessionId, signal))))
+      .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => inSession(params.sessionId, () => this.terminals.waitForExit(params, this.signalOf(params.sessionId, signal))))
+      .onRequest(acp.methods.client.terminal.kill, ({ params, signal }) => inSession(params.sessionId, () => this.terminals.kill(params, signal)))
+      .onRequest(acp.methods.client.terminal.release, ({ params, signal }) => inSession(params.sessionId, () => this.terminals.release(params, signal)))
       .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
+        if (!this.sessions.has(params.sessionId)) throw new acp.RequestError(AcpErrorCodes.resourceNotFound, noSession(params.sessionId));
         const answer = await requestPermission({ executor: host.executor, policy: host.policy, approvals: host.approvals, workspaceFolders: host.workspaceFolders }, params, this.signalOf(params.sessionId, signal));
         if (answer.granted) this.grantsOf(params.sessionId).add(answer.granted);
         return answer.response;
@@ -213,4 +251,8 @@ export class AcpAgentConnection {
         for (const listener of this.updateListeners) listener(params);
       });
   }
+}
+
+function noSession(sessionId: string): string {
+  return `there is no session ${JSON.stringify(sessionId)} on this connection: open one with session/new`;
 }

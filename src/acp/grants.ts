@@ -1,9 +1,19 @@
 // What the user allowed through session/request_permission is not asked again when the agent then makes
 // the request itself: an ACP agent asks "may I edit notes.txt?" and, told yes, sends fs/write_text_file.
-// A grant answers one approval of the same tool and target in the same session, once. Our rules still
-// come first: a deny rule refuses the call before any approval is asked for.
+// A grant answers one approval of the same kind of operation on the same target in the same session, once:
+// a delete or a move the user allowed is no write (the agent does those itself; no request of ours does).
+// Our rules still come first: a deny rule refuses the call before any approval is asked for.
 import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../executor/ports/approvalClient';
 import type { OurCall } from './permissions';
+import type { Acp } from './sdk';
+
+/** The operation each tool an agent's request runs performs, as ACP's tool kinds name it. */
+const KIND_OF_TOOL: Readonly<Record<string, Acp.ToolKind>> = { Write: 'edit', Read: 'read', Bash: 'execute' };
+
+/** True when a request of ours does exactly what `call` said it would (not a delete answered by a write). */
+export function isOwnOperation(call: OurCall): boolean {
+  return KIND_OF_TOOL[call.name] === call.kind;
+}
 
 /** A grant not used within this long is dropped: the agent did something else. Ours. */
 export const GRANT_TTL_MS = 60_000;
@@ -12,13 +22,14 @@ export class Grants {
   private readonly grants = new Map<string, number>();
 
   add(call: OurCall): void {
-    const key = keyOf(call.name, call.input);
+    const key = keyOf(call.kind, call.input);
     if (key) this.grants.set(key, Date.now() + GRANT_TTL_MS);
   }
 
   /** True (and the grant is used up) when the user already allowed this call. */
   consume(toolName: string, input: unknown): boolean {
-    const key = keyOf(toolName, input);
+    const kind = KIND_OF_TOOL[toolName];
+    const key = kind ? keyOf(kind, input) : undefined;
     const until = key ? this.grants.get(key) : undefined;
     if (until === undefined) return false;
     this.grants.delete(key!);
@@ -43,10 +54,10 @@ export class GrantedApprovals implements ApprovalClient {
   }
 }
 
-/** The tool and what it acts on: a file's path or a command line. */
-function keyOf(toolName: string, input: unknown): string | undefined {
+/** The kind of operation and what it acts on: a file's path or a command line. */
+function keyOf(kind: Acp.ToolKind, input: unknown): string | undefined {
   if (!input || typeof input !== 'object') return undefined;
   const fields = input as Record<string, unknown>;
   const target = fields.path ?? fields.file_path ?? fields.command;
-  return typeof target === 'string' ? `${toolName}\u0000${target}` : undefined;
+  return typeof target === 'string' ? `${kind}\u0000${target}` : undefined;
 }

@@ -1,15 +1,18 @@
 // session/request_permission → our rules first, then our approval (VS Code: the modal):
-//   1. the agent's tool call as one of ours where it says what it does (a command → Bash, an edit → Write,
-//      a read → Read), so the same rules match it (`Bash(rm:*)`, `Write(src/**)`, …);
+//   1. the agent's tool call as one of ours where it says what it does (a command → Bash, an edit, delete or
+//      move → Write, a read → Read), so the same rules match it (`Bash(rm:*)`, `Write(src/**)`, …);
 //   2. a deny rule wins over the agent's request: answered with its reject option; an allow rule (or the
-//      mode) answers with its allow option without asking;
-//   3. otherwise the user is asked, with the agent's options as our answers: allow once, allow always
-//      (= for this session), reject;
-//   4. a cancelled session or request answers `cancelled`, as ACP asks.
+//      mode) answers with its allow-once option without asking;
+//   3. otherwise the user is asked, offered only the answers the agent takes: allow once (if it offers
+//      allow_once), allow always (= for this session, if it offers allow_always), reject;
+//   4. an answer is never widened: "once" to an agent offering only allow_always is a reject, since the agent
+//      would not ask again and our rules would not know;
+//   5. a cancelled session or request answers `cancelled`, as ACP asks.
 import type { Acp } from './sdk';
 import type { ToolExecutor } from '../executor/executor';
 import type { ApprovalAnswer, ApprovalClient } from '../executor/ports/approvalClient';
 import type { PermissionPolicy } from '../executor/ports/permissionPolicy';
+import { isOwnOperation } from './grants';
 
 export interface PermissionHost {
   readonly executor: ToolExecutor;
@@ -22,6 +25,8 @@ export interface PermissionHost {
 export interface OurCall {
   readonly name: string;
   readonly input: Record<string, unknown>;
+  /** What the agent said it will do (ACP's tool kind): a grant covers only a request of the same kind. */
+  readonly kind: Acp.ToolKind;
 }
 
 export function ourCallOf(toolCall: Acp.ToolCallUpdate): OurCall | undefined {
@@ -30,14 +35,14 @@ export function ourCallOf(toolCall: Acp.ToolCallUpdate): OurCall | undefined {
   switch (toolCall.kind) {
     case 'execute': {
       const command = stringField(raw, 'command', 'cmd');
-      return command ? { name: 'Bash', input: { command } } : undefined;
+      return command ? { name: 'Bash', input: { command }, kind: toolCall.kind } : undefined;
     }
     case 'edit':
     case 'delete':
     case 'move':
-      return path ? { name: 'Write', input: { file_path: path, content: '' } } : undefined;
+      return path ? { name: 'Write', input: { file_path: path, content: '' }, kind: toolCall.kind } : undefined;
     case 'read':
-      return path ? { name: 'Read', input: { file_path: path } } : undefined;
+      return path ? { name: 'Read', input: { file_path: path }, kind: toolCall.kind } : undefined;
     default:
       return undefined;
   }
@@ -51,6 +56,7 @@ export interface PermissionAnswer {
 
 export async function requestPermission(host: PermissionHost, params: Acp.RequestPermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
   const options = params.options ?? [];
+  const offers = (kind: Acp.PermissionOptionKind) => options.some((option) => option.kind === kind);
   const pick = (...kinds: Acp.PermissionOptionKind[]): PermissionAnswer => {
     for (const kind of kinds) {
       const option = options.find((candidate) => candidate.kind === kind);
@@ -58,6 +64,7 @@ export async function requestPermission(host: PermissionHost, params: Acp.Reques
     }
     return CANCELLED;
   };
+  const reject = () => pick('reject_once', 'reject_always');
   if (signal.aborted) return CANCELLED;
   const toolCall = params.toolCall ?? { toolCallId: 'unknown' };
   const ours = ourCallOf(toolCall);
@@ -68,11 +75,12 @@ export async function requestPermission(host: PermissionHost, params: Acp.Reques
   const request = ours && tool ? { tool, input: tool.resolveInput ? tool.resolveInput(ours.input) : ours.input, callId: toolCall.toolCallId, workspaceFolders: host.workspaceFolders() } : undefined;
   if (request) {
     const decision = await host.policy.evaluate(request, signal);
-    if (decision.behavior === 'deny') return pick('reject_once', 'reject_always');
-    if (decision.behavior === 'allow') return pick('allow_once', 'allow_always');
-    reason = `${reason} (${decision.reason})`;
+    if (decision.behavior === 'deny') return reject();
+    // An allow rule covers this call, not what the agent's "always" would cover: without allow_once, ask.
+    if (decision.behavior === 'allow' && offers('allow_once')) return pick('allow_once');
+    reason = decision.behavior === 'allow' ? `${reason} (${decision.reason}, but the agent offers only to allow it always)` : `${reason} (${decision.reason})`;
   }
-  // 3. The user.
+  // 3–4. The user.
   let answer: ApprovalAnswer;
   try {
     answer = await host.approvals.requestApproval(
@@ -81,24 +89,27 @@ export async function requestPermission(host: PermissionHost, params: Acp.Reques
         toolName: ours?.name ?? toolCall.title ?? 'Agent tool',
         input: ours?.input ?? toolCall.rawInput ?? {},
         reason,
-        sessionAllowed: options.some((option) => option.kind === 'allow_always'),
+        sessionAllowed: offers('allow_always'),
+        onceAllowed: offers('allow_once'),
       },
       signal,
     );
   } catch {
-    // 4. Aborted: the session was cancelled or the agent withdrew the request.
+    // 5. Aborted: the session was cancelled or the agent withdrew the request.
     return CANCELLED;
   }
   switch (answer.kind) {
     case 'allowOnce':
-      return { ...pick('allow_once', 'allow_always'), granted: ours };
+      // Never widened to allow_always: a client that offered "once" anyway gets the agent's reject.
+      return offers('allow_once') ? { ...pick('allow_once'), granted: ours } : reject();
     case 'allowSession':
     case 'allowWorkspace':
-      // As our own modal's "Allow for Session": our rules remember it too, so the agent's later calls of it run unasked.
-      if (request) await host.policy.rememberSessionApproval?.(request, signal);
+      // As our own modal's "Allow for Session": our rules remember it too, so the agent's later calls of it run
+      // unasked; a delete or a move is not remembered as the write it was checked as.
+      if (request && isOwnOperation(ours!)) await host.policy.rememberSessionApproval?.(request, signal);
       return { ...pick('allow_always', 'allow_once'), granted: ours };
     case 'deny':
-      return pick('reject_once', 'reject_always');
+      return reject();
   }
 }
 

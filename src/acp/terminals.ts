@@ -1,31 +1,45 @@
-// terminal/* → our Bash with run_in_background, BashOutput and KillBash, through the executor:
-//   create        Bash {run_in_background} (rules and approvals apply to the command line it runs)
-//   output        BashOutput (a quiet call), appended to the terminal's buffer, cut from the front to
-//                 the agent's outputByteLimit at a character boundary, as ACP asks
-//   wait_for_exit the task's end (the executor's backgroundTaskEnded event), then a last BashOutput
+// terminal/* → our Bash with run_in_background and KillBash through the executor, and the command's output
+// followed as it comes:
+//   create        Bash {run_in_background} (rules and approvals apply to the command line it runs); its output
+//                 is then followed (redacted by the executor as one stream) into a ring of the last
+//                 outputByteLimit bytes
+//   output        the ring and what the redaction still holds back, cut from the front to the limit at a
+//                 character boundary; `truncated` exactly when something was cut
+//   wait_for_exit the command's end, as the command reported it (after its output was read)
 //   kill          KillBash: the command's whole process tree
 //   release       kill if still running, then forget the terminal
 // Every terminal of a session is killed when the session is cancelled or the connection closes.
 import type { Acp } from './sdk';
+import type { FollowedOutput, TaskExit } from '../executor/backgroundTasks';
+import { TailBuffer } from '../executor/results/tailBuffer';
 import { runCall, type CallRunner } from './calls';
 import { failureOf } from './files';
 import { AcpErrorCodes, fail, ok, type Outcome } from './outcome';
 
-/** Kept when the agent names no outputByteLimit (ours; BashOutput's own model budget is smaller per read). */
+/** Kept when the agent names no outputByteLimit (ours). */
 export const TERMINAL_DEFAULT_OUTPUT_BYTES = 1024 * 1024;
+/**
+ * The most output a terminal keeps, whatever limit the agent names: an answer must fit the ACP SDK's 32 MiB
+ * message even if JSON escapes every byte as `\u00XX` (6 bytes).
+ */
+export const TERMINAL_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 /** `Started in the background as task <id>.` (src/tools/bash.ts). */
 const STARTED = /Started in the background as task (\S+?)\./;
-/** BashOutput's last line (src/tools/bashOutput.ts). */
-const STATUS = /\n?\[Task \S+ (?:is still running|has ended: (?:killed by (\S+)|exit code (-?\d+|null)))\]$/;
 
 interface Terminal {
   readonly id: string;
   readonly sessionId: string;
   readonly taskId: string;
   readonly limit: number;
-  output: string;
-  truncated: boolean;
+  /** The last `limit` UTF-16 units of output: at least the last `limit` bytes. */
+  readonly tail: TailBuffer;
+  /** UTF-8 bytes of output given to `tail`. */
+  bytes: number;
+  /** Output was dropped before it could be followed. */
+  dropped: boolean;
+  followed?: FollowedOutput;
   exit?: Acp.TerminalExitStatus;
+  readonly ended: Promise<Acp.TerminalExitStatus>;
 }
 
 export class Terminals {
@@ -42,29 +56,39 @@ export class Terminals {
     const taskId = STARTED.exec(result.modelContent)?.[1];
     if (!taskId) return fail(AcpErrorCodes.internalError, `the command did not start in the background: ${result.modelContent}`);
     const id = `term-${this.next++}`;
-    const limit = params.outputByteLimit != null && params.outputByteLimit >= 0 ? params.outputByteLimit : TERMINAL_DEFAULT_OUTPUT_BYTES;
-    this.terminals.set(id, { id, sessionId: params.sessionId, taskId, limit, output: '', truncated: false });
+    const asked = params.outputByteLimit != null && params.outputByteLimit >= 0 ? params.outputByteLimit : TERMINAL_DEFAULT_OUTPUT_BYTES;
+    const limit = Math.min(asked, TERMINAL_MAX_OUTPUT_BYTES);
+    let onEnd!: (exit: Acp.TerminalExitStatus) => void;
+    const ended = new Promise<Acp.TerminalExitStatus>((resolve) => (onEnd = resolve));
+    const terminal: Terminal = { id, sessionId: params.sessionId, taskId, limit, tail: new TailBuffer(limit), bytes: 0, dropped: false, ended };
+    terminal.followed = this.runner.executor.backgroundTasks.follow(taskId, {
+      text: (text) => {
+        terminal.tail.push(text);
+        terminal.bytes += Buffer.byteLength(text);
+      },
+      dropped: () => (terminal.dropped = true),
+      ended: (exit: TaskExit) => {
+        terminal.exit = { exitCode: exit.exitCode, signal: exit.signal };
+        onEnd(terminal.exit);
+      },
+    });
+    if (!terminal.followed) return fail(AcpErrorCodes.internalError, `the output of background task ${taskId} cannot be followed`);
+    this.terminals.set(id, terminal);
     return ok({ terminalId: id });
   }
 
-  async output(params: Acp.TerminalOutputRequest, signal: AbortSignal): Promise<Outcome<Acp.TerminalOutputResponse>> {
+  async output(params: Acp.TerminalOutputRequest, _signal: AbortSignal): Promise<Outcome<Acp.TerminalOutputResponse>> {
     const terminal = this.terminals.get(params.terminalId);
     if (!terminal || terminal.sessionId !== params.sessionId) return unknown(params.terminalId);
-    const read = await this.refresh(terminal, signal);
-    if (!read.ok) return read;
-    return ok({ output: terminal.output, truncated: terminal.truncated, ...(terminal.exit ? { exitStatus: terminal.exit } : {}) });
+    return ok({ ...outputOf(terminal), ...(terminal.exit ? { exitStatus: terminal.exit } : {}) });
   }
 
   async waitForExit(params: Acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<Outcome<Acp.WaitForTerminalExitResponse>> {
     const terminal = this.terminals.get(params.terminalId);
     if (!terminal || terminal.sessionId !== params.sessionId) return unknown(params.terminalId);
-    if (!terminal.exit) {
-      const ended = await this.ended(terminal.taskId, signal);
-      if (!ended) return fail(AcpErrorCodes.cancelled, 'cancelled while waiting for the command to exit');
-      const read = await this.refresh(terminal, AbortSignal.timeout(FINAL_READ_TIMEOUT_MS));
-      if (!read.ok) return read;
-    }
-    return ok({ exitCode: terminal.exit?.exitCode ?? null, signal: terminal.exit?.signal ?? null });
+    const exit = terminal.exit ?? (await untilAborted(terminal.ended, signal));
+    if (!exit) return fail(AcpErrorCodes.cancelled, 'cancelled while waiting for the command to exit');
+    return ok({ exitCode: exit.exitCode ?? null, signal: exit.signal ?? null });
   }
 
   async kill(params: Acp.KillTerminalRequest, signal: AbortSignal): Promise<Outcome<Acp.KillTerminalResponse>> {
@@ -78,11 +102,16 @@ export class Terminals {
     const terminal = this.terminals.get(params.terminalId);
     if (!terminal || terminal.sessionId !== params.sessionId) return unknown(params.terminalId);
     this.terminals.delete(terminal.id);
-    if (this.running(terminal.taskId)) {
-      const killed = await this.stop(terminal, params.sessionId, signal);
-      if (!killed.ok) return killed;
+    try {
+      if (this.running(terminal.taskId)) {
+        const killed = await this.stop(terminal, params.sessionId, signal);
+        if (!killed.ok) return killed;
+      }
+      return ok({});
+    } finally {
+      // Followed until the kill's end arrived: `stop` waits for it.
+      terminal.followed?.stop();
     }
-    return ok({});
   }
 
   /** Kills every running command of `sessionId` (all sessions when undefined): cancel, or the agent went away. */
@@ -90,61 +119,48 @@ export class Terminals {
     const running = [...this.terminals.values()].filter((terminal) => (sessionId === undefined || terminal.sessionId === sessionId) && this.running(terminal.taskId));
     // Straight to the executor's task list: a cancelled session's calls would be cancelled too.
     await Promise.all(running.map((terminal) => this.runner.executor.backgroundTasks.stop(terminal.taskId)));
-    if (sessionId === undefined) this.terminals.clear();
+    if (sessionId === undefined) {
+      for (const terminal of this.terminals.values()) terminal.followed?.stop();
+      this.terminals.clear();
+    }
   }
 
   private running(taskId: string): boolean {
     return this.runner.executor.backgroundTasks.get(taskId)?.status === 'running';
   }
 
+  /** KillBash, then the end as the command reports it (its output read). */
   private async stop(terminal: Terminal, sessionId: string, signal: AbortSignal): Promise<Outcome<void>> {
     if (this.running(terminal.taskId)) {
       const result = await runCall(this.runner, 'KillBash', { task_id: terminal.taskId }, { sessionId, signal });
       if (result.isError) return failureOf(result);
     }
-    const read = await this.refresh(terminal, AbortSignal.timeout(FINAL_READ_TIMEOUT_MS));
-    return read.ok ? ok(undefined) : read;
-  }
-
-  /** Resolves true when the task has ended, false when `signal` aborted first. */
-  private ended(taskId: string, signal: AbortSignal): Promise<boolean> {
-    if (!this.running(taskId)) return Promise.resolve(true);
-    if (signal.aborted) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const done = (value: boolean) => {
-        unsubscribe();
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      };
-      const onAbort = () => done(false);
-      const unsubscribe = this.runner.executor.onEvent((event) => {
-        if (event.type === 'backgroundTaskEnded' && event.taskId === taskId) done(true);
-      });
-      signal.addEventListener('abort', onAbort, { once: true });
-      // It may have ended between the check above and the subscription.
-      if (!this.running(taskId)) done(true);
-    });
-  }
-
-  /** Reads what the command printed since the last read (redacted, through the executor) into the buffer. */
-  private async refresh(terminal: Terminal, signal: AbortSignal): Promise<Outcome<void>> {
-    const result = await runCall(this.runner, 'BashOutput', { task_id: terminal.taskId }, { sessionId: terminal.sessionId, signal, quiet: true });
-    if (result.isError) return failureOf(result);
-    const status = STATUS.exec(result.modelContent);
-    let fresh = status ? result.modelContent.slice(0, status.index) : result.modelContent;
-    if (fresh === '(no new output)') fresh = '';
-    else if (fresh !== '' && status) fresh += '\n';
-    if (status && (status[1] !== undefined || status[2] !== undefined)) {
-      terminal.exit = { exitCode: status[2] === undefined || status[2] === 'null' ? null : Number(status[2]), signal: status[1] ?? null };
-    }
-    const cut = keepLastBytes(terminal.output + fresh, terminal.limit);
-    terminal.output = cut.text;
-    terminal.truncated ||= cut.truncated;
+    await untilAborted(terminal.ended, AbortSignal.timeout(FINAL_READ_TIMEOUT_MS));
     return ok(undefined);
   }
 }
 
-/** A last read after the command ended or was killed is never cancelled by the request's own signal. Ours. */
+/** What the agent gets: the last `limit` bytes of all the command printed, and whether anything was cut. */
+function outputOf(terminal: Terminal): { output: string; truncated: boolean } {
+  const pending = terminal.followed?.pending() ?? '';
+  const cut = keepLastBytes(terminal.tail.text() + pending, terminal.limit);
+  return { output: cut.text, truncated: terminal.dropped || terminal.bytes + Buffer.byteLength(pending) > terminal.limit };
+}
+
+/** Resolves with `promise`'s value, or undefined once `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then((value) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    });
+  });
+}
+
+/** How long a kill waits for the command to report its end (its output read). Ours. */
 const FINAL_READ_TIMEOUT_MS = 10_000;
 
 /** `command args…` as one shell line: the arguments quoted, `cwd` and `env` in front. */

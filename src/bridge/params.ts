@@ -5,6 +5,16 @@ import type { BeginTurnParams, ExecuteBatchParams, InitializeParams, OfferParams
 
 /** Longest turn id or call id accepted; ids are echoed in events and logs. Ours. */
 export const MAX_ID_CHARS = 256;
+/**
+ * Most calls one turn takes: the executor holds every call and result until the turn's one answer, which
+ * must stay inside the 32 MiB frame an agent reads (about 270 bytes a result). Ours: a model's turn makes tens.
+ */
+export const MAX_TURN_CALLS = 10_000;
+
+/** Why a turn takes no more calls. */
+export function tooManyCalls(count: number | string): string {
+  return `a turn takes at most ${MAX_TURN_CALLS} calls (got ${count}): split them into several turns`;
+}
 
 const id = z.string().min(1).max(MAX_ID_CHARS);
 const call = z.object({ id, name: z.string().min(1), input: z.unknown() });
@@ -16,6 +26,7 @@ const schemas = {
   beginTurn: begin,
   offer: turn.extend({ call }),
   turn,
+  // The count is checked first (service.ts): a huge array is refused before any call in it is parsed.
   executeBatch: begin.extend({ calls: z.array(call) }),
 };
 

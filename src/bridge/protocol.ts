@@ -176,4 +176,6 @@ export const BridgeErrorCodes = {
   TurnClosed: -32012,
   /** `initialize` with another protocol version. */
   UnsupportedProtocolVersion: -32013,
+  /** `executeBatch` or `offer` beyond MAX_TURN_CALLS calls in one turn. */
+  TooManyCalls: -32014,
 } as const;

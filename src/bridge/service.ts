@@ -12,7 +12,7 @@ import type { ToolCall } from '../executor/contract';
 import { CancellationError } from '../executor/errors';
 import type { ToolExecutor } from '../executor/executor';
 import type { Turn, TurnOptions } from '../executor/turn';
-import { checkParams, type Checked } from './params';
+import { checkParams, MAX_TURN_CALLS, tooManyCalls, type Checked } from './params';
 import {
   BridgeErrorCodes,
   PROTOCOL_VERSION,
@@ -65,6 +65,8 @@ export interface BridgeServiceOptions {
 
 interface OpenTurn {
   readonly turn: Turn;
+  /** Calls offered so far (at most MAX_TURN_CALLS). */
+  offered: number;
   readonly controller: AbortController;
   readonly observer?: TurnObserver;
   closed: boolean;
@@ -122,6 +124,8 @@ export class BridgeService {
     const open = this.turns.get(checked.value.turnId);
     if (!open) return unknownTurn(checked.value.turnId);
     if (open.closed) return new ResponseError(BridgeErrorCodes.TurnClosed, `turn ${checked.value.turnId} has ended: offer every call before executor/endTurn`);
+    if (open.offered >= MAX_TURN_CALLS) return new ResponseError(BridgeErrorCodes.TooManyCalls, tooManyCalls(`call ${open.offered + 1}`));
+    open.offered++;
     const call: ToolCall = { id: checked.value.call.id, name: checked.value.call.name, input: checked.value.call.input };
     const callId = open.turn.offer(call);
     open.observer?.offered?.({ ...call, id: callId });
@@ -137,11 +141,14 @@ export class BridgeService {
   }
 
   executeBatch(params: unknown, token?: CancelToken): Promise<TurnResultsResponse | ResponseError> | ResponseError {
+    const offeredCalls = (params as { calls?: unknown } | null)?.calls;
+    if (Array.isArray(offeredCalls) && offeredCalls.length > MAX_TURN_CALLS) return new ResponseError(BridgeErrorCodes.TooManyCalls, tooManyCalls(offeredCalls.length));
     const checked = checkParams.executeBatch(params);
     if (!checked.ok) return invalid(checked);
     const { turnId, calls, offeredTools, label } = checked.value;
     const open = this.open(turnId, offeredTools, label);
     if (open instanceof ResponseError) return open;
+    open.offered = calls.length;
     for (const call of calls) {
       const callId = open.turn.offer(call);
       open.observer?.offered?.({ ...call, id: callId });
@@ -200,7 +207,7 @@ export class BridgeService {
       if (this.turns.get(turnId)?.turn === turn) this.turns.delete(turnId);
     });
     settled.catch(() => {});
-    const open: OpenTurn = { turn, controller, observer, closed: false, results: settled };
+    const open: OpenTurn = { turn, controller, observer, offered: 0, closed: false, results: settled };
     this.turns.set(turnId, open);
     return open;
   }

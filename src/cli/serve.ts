@@ -2,9 +2,9 @@
 // on stdin/stdout, for an agent that starts us as its child. One executor for the whole connection; it
 // ends when the agent closes our stdin, sends `exit`, or a signal arrives — open turns are cancelled
 // first and every process their calls started is stopped.
-import { Writable } from 'node:stream';
-import { createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { createMessageConnection, ResponseError, type Message, type MessageWriter } from 'vscode-jsonrpc/node';
 import { bindBridge } from '../bridge/bind';
+import { FramedMessageReader, FrameWriter, FramingError } from '../bridge/framing';
 import { BridgeErrorCodes, EventNotification, Methods } from '../bridge/protocol';
 import { BridgeService } from '../bridge/service';
 import type { ToolExecutor } from '../executor/executor';
@@ -31,28 +31,45 @@ export interface ServeIo {
   readonly containment?: ToolContainment;
 }
 
-/** Serves until the agent goes away; resolves with the exit code (0). */
+/** Exit code when the agent's stream broke the framing (the CLI's code for a misuse). */
+export const SERVE_FRAMING_EXIT_CODE = 2;
+/** At the end, how long the requests already read may take to be answered (open turns were cancelled: they answer at once). Ours. */
+export const SERVE_ANSWER_DRAIN_MS = 1000;
+
+/** Serves until the agent goes away; resolves with the exit code (0, or SERVE_FRAMING_EXIT_CODE). */
 export async function serveStdio(args: ServeArgs, io: ServeIo): Promise<number> {
   const workspace = workspaceOf(args, io.cwd);
   const moduleTools = await loadModuleTools(args, io);
   const { executor, close } = await createCliExecutor(args, io, workspace, moduleTools, approvalClientFor(args));
   try {
-    await serveConnection(executor, io);
-    return 0;
+    const { framing } = await serveConnection(executor, io);
+    return framing === undefined ? 0 : SERVE_FRAMING_EXIT_CODE;
   } finally {
     await close();
   }
 }
 
-async function serveConnection(executor: ToolExecutor, io: ServeIo): Promise<void> {
+/** Serves one connection on `io` until it ends; `framing` says how the agent's stream broke it, if it did. */
+export async function serveConnection(executor: ToolExecutor, io: Omit<ServeIo, 'cwd'>): Promise<{ reason: string; framing?: string }> {
   // Descriptor 1 is the CLI's own (`CliOutput`): protocol messages are the only thing written there.
-  const out = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      io.stdout.write(chunk.toString('utf8'));
-      callback();
+  const writer = new FrameWriter(io.stdout);
+  // Answers written here rather than by the connection (FrameWriter writes at once).
+  const answerDirectly = (id: string | number | null, code: number, message: string) => void writer.write({ jsonrpc: '2.0', id, error: { code, message } } as never);
+  const reader = new FramedMessageReader(io.stdin, (bad) => answerDirectly(bad.id, bad.code, bad.message));
+  let answered = 0;
+  const counting: MessageWriter = {
+    write: (message: Message) => {
+      // Counted: the connection may go once every request read was answered.
+      if (!('method' in message) && 'id' in message) answered++;
+      return writer.write(message);
     },
-  });
-  const connection = createMessageConnection(new StreamMessageReader(io.stdin), new StreamMessageWriter(out));
+    onError: writer.onError,
+    onClose: writer.onClose,
+    end: () => writer.end(),
+    dispose: () => writer.dispose(),
+  };
+  const connection = createMessageConnection(reader, counting);
+  let framing: string | undefined;
   const service = new BridgeService({
     executor,
     notify: (params) => void connection.sendNotification(EventNotification, params).catch(() => {}),
@@ -64,16 +81,28 @@ async function serveConnection(executor: ToolExecutor, io: ServeIo): Promise<voi
   connection.onRequest((method) => new ResponseError(BridgeErrorCodes.MethodNotFound, `unknown method ${JSON.stringify(method)}: tool-exec serve answers ${known.join(', ')}`));
   connection.onRequest('shutdown', () => service.closeAll('the agent asked to shut down').then(() => null));
   const ended = new Promise<string>((resolveEnded) => {
+    // The stream is out of step: said to the agent (id null, as JSON-RPC answers what it cannot read) and on stderr.
+    connection.onError(([error]) => {
+      if (!(error instanceof FramingError) || framing !== undefined) return;
+      framing = error.message;
+      answerDirectly(null, BridgeErrorCodes.ParseError, `framing error: ${framing}; tool-exec serve stops`);
+      resolveEnded(`the agent's stream broke the framing: ${framing}`);
+    });
     connection.onNotification('exit', () => resolveEnded('the agent sent exit'));
     connection.onClose(() => resolveEnded('the agent closed the connection'));
     io.signal.addEventListener('abort', () => resolveEnded('tool-exec was stopped'), { once: true });
   });
   connection.listen();
   const reason = await ended;
-  io.logger.info('serve.ended', { reason, openTurns: service.openTurns });
+  if (framing !== undefined) io.logger.error('serve.framing_error', { reason, openTurns: service.openTurns });
+  else io.logger.info('serve.ended', { reason, openTurns: service.openTurns });
   await service.closeAll(reason);
+  // Every request read before the end gets its answer before the connection goes.
+  const until = performance.now() + SERVE_ANSWER_DRAIN_MS;
+  while (answered < reader.requestsRead && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 2));
   binding.dispose();
   connection.dispose();
+  return { reason, ...(framing !== undefined ? { framing } : {}) };
 }
 
 /** `--approve` answers everything; otherwise nobody can be asked (stdin is the protocol): deny. */

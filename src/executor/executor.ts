@@ -88,6 +88,7 @@ export class ToolExecutor {
           ? { type: 'backgroundTaskStarted', taskId: task.id, name: task.name, description: task.description }
           : { type: 'backgroundTaskEnded', taskId: task.id, status: task.status },
       ),
+      redactor,
     );
     this.deps = {
       registry: this.registry,

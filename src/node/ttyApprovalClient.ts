@@ -23,10 +23,11 @@ export class TtyApprovalClient implements ApprovalClient {
     try {
       const detail = request.preview?.detail ?? '';
       output.write(`\n${request.toolName} needs approval: ${request.reason}\n${indent(detail)}\n`);
-      const choices = request.sessionAllowed ? '[y]es once, [s]ession, [n]o' : '[y]es once, [n]o';
+      const once = request.onceAllowed !== false;
+      const choices = [...(once ? ['[y]es once'] : []), ...(request.sessionAllowed ? ['[s]ession'] : []), '[n]o'].join(', ');
       for (;;) {
         const answer = (await rl.question(`Allow? ${choices}: `, { signal })).trim().toLowerCase();
-        if (answer === 'y' || answer === 'yes') return { kind: 'allowOnce' };
+        if (once && (answer === 'y' || answer === 'yes')) return { kind: 'allowOnce' };
         if (request.sessionAllowed && (answer === 's' || answer === 'session')) return { kind: 'allowSession' };
         if (answer === 'n' || answer === 'no' || answer === '') {
           const reason = (await rl.question('Reason for the model (optional): ', { signal })).trim();

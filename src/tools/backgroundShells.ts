@@ -1,6 +1,8 @@
 // Commands started with `run_in_background`: each keeps a bounded tail of its output, remembers how far the
 // model has read, and is tracked by the executor (`trackExternalBackgroundTask`) so it is listed and stopped.
+import type { OutputFollower, TaskExit } from '../executor/backgroundTasks';
 import { formatBytes } from '../executor/text';
+import { BASH_EXIT_DRAIN_MS } from './bash';
 import type { BackgroundTaskHost } from './options';
 import type { ProcessTree } from './processTree';
 import { EscapeStripper } from './terminalEscapes';
@@ -24,9 +26,12 @@ export class BackgroundShell {
   private totalChars = 0;
   private readCursor = 0;
   private readonly decoder = { out: new TextDecoder(), err: new TextDecoder() };
+  private readonly followers = new Set<OutputFollower>();
   exitCode: number | null = null;
   signal: string | null = null;
   running = true;
+  /** Settles when both output pipes have ended (every holder closed them and all they carried was read). */
+  readonly drained: Promise<void>;
 
   constructor(
     readonly id: string,
@@ -34,8 +39,45 @@ export class BackgroundShell {
     readonly tree: ProcessTree,
   ) {
     const escapes = { out: new EscapeStripper(), err: new EscapeStripper() };
-    tree.child.stdout?.on('data', (chunk: Buffer) => this.append(this.decoder.out.decode(escapes.out.strip(chunk), { stream: true })));
-    tree.child.stderr?.on('data', (chunk: Buffer) => this.append(this.decoder.err.decode(escapes.err.strip(chunk), { stream: true })));
+    const pipes = [
+      [tree.child.stdout, this.decoder.out, escapes.out],
+      [tree.child.stderr, this.decoder.err, escapes.err],
+    ] as const;
+    this.drained = Promise.all(
+      pipes.map(
+        ([pipe, decoder, escape]) =>
+          new Promise<void>((resolve) => {
+            if (!pipe) return resolve();
+            pipe.on('data', (chunk: Buffer) => this.append(decoder.decode(escape.strip(chunk), { stream: true })));
+            // A character cut by the pipe's end is shown as U+FFFD rather than lost.
+            pipe.once('end', () => resolve(this.append(decoder.decode())));
+            pipe.once('close', () => resolve());
+            pipe.once('error', () => resolve());
+          }),
+      ),
+    ).then(() => undefined);
+  }
+
+  /** The command ended and its output was read: says so to whoever follows it. */
+  finish(exit: TaskExit): void {
+    this.running = false;
+    this.exitCode = exit.exitCode;
+    this.signal = exit.signal;
+    for (const follower of this.followers) follower.ended(exit);
+    this.followers.clear();
+  }
+
+  /** Gives `follower` the output kept so far, then each new piece, then the end. */
+  follow(follower: OutputFollower): () => void {
+    if (this.totalChars > this.keptChars) follower.dropped();
+    const kept = this.chunks.join('');
+    if (kept !== '') follower.text(kept);
+    if (!this.running) {
+      follower.ended({ exitCode: this.exitCode, signal: this.signal });
+      return () => {};
+    }
+    this.followers.add(follower);
+    return () => void this.followers.delete(follower);
   }
 
   /** Everything still kept (the newest `BACKGROUND_OUTPUT_MAX_CHARS`). */
@@ -59,6 +101,7 @@ export class BackgroundShell {
 
   private append(text: string): void {
     if (text === '') return;
+    for (const follower of this.followers) follower.text(text);
     this.chunks.push(text);
     this.keptChars += text.length;
     this.totalChars += text.length;
@@ -85,12 +128,17 @@ export class BackgroundShells {
 
   /** Tracks a started tree with the executor; returns its task id. */
   add(command: string, description: string | undefined, tree: ProcessTree): BackgroundShell {
-    const done = tree.exited.then(({ code, signal }) => {
-      shell.running = false;
-      shell.exitCode = code;
-      shell.signal = signal;
-      if (code !== 0) throw new Error(signal ? `killed by ${signal}` : `exit code ${code}`);
-    });
+    const done = tree.exited.then(
+      async ({ code, signal }) => {
+        await drainedOrGrace(shell.drained);
+        shell.finish({ exitCode: code, signal });
+        if (code !== 0) throw new Error(signal ? `killed by ${signal}` : `exit code ${code}`);
+      },
+      (error: unknown) => {
+        shell.finish({ exitCode: null, signal: null });
+        throw error;
+      },
+    );
     let shell: BackgroundShell;
     const tracked = this.host.trackExternalBackgroundTask({
       name: 'Bash',
@@ -100,6 +148,7 @@ export class BackgroundShells {
         await tree.kill();
       },
       readOutput: () => shell.output(),
+      follow: (follower) => shell.follow(follower),
     });
     shell = new BackgroundShell(tracked.id, command, tree);
     this.shells.set(tracked.id, shell);
@@ -113,4 +162,11 @@ export class BackgroundShells {
   ids(): string[] {
     return [...this.shells.keys()];
   }
+}
+
+/** Resolves when the output has drained, or after `BASH_EXIT_DRAIN_MS` (a process the command left may hold the pipes). */
+function drainedOrGrace(drained: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, BASH_EXIT_DRAIN_MS)));
+  return Promise.race([drained, grace]).finally(() => clearTimeout(timer));
 }

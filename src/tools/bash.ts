@@ -28,6 +28,8 @@ export const BASH_MAX_MODEL_BYTES = 30_000;
 export const BASH_EXIT_DRAIN_MS = 500;
 /** After a kill, how long to wait for the pipes to close (a daemon that escaped the tree may hold them). */
 export const BASH_CLOSE_WAIT_MS = 1_000;
+/** Linux's limit on one argument, its NUL included (MAX_ARG_STRLEN, 32 pages): the shell gets the command as one. */
+export const LINUX_MAX_ARG_BYTES = 32 * 4096;
 
 const inputSchema = deferredSchema(() =>
   z.object({
@@ -125,6 +127,12 @@ async function spawnShell(input: BashInput, ctx: ToolContext, deps: BashDeps): P
         return { refused: `The command was not run: the OS sandbox could not be set up for it (${(error as Error).message}).` };
       }
     }
+  }
+  if (process.platform === 'linux' && Buffer.byteLength(command) >= LINUX_MAX_ARG_BYTES) {
+    if (sandboxKey) await sandbox!.commandEnded();
+    return {
+      refused: `The command was not run: command too long (${Buffer.byteLength(command)} bytes; Linux takes at most ${LINUX_MAX_ARG_BYTES - 1} in one command line). Write the script to a file and run the file.`,
+    };
   }
   let tree: ProcessTree;
   try {

@@ -75,7 +75,7 @@ export function prefixButton(request: ApprovalRequest): string | undefined {
 
 function buttons(request: ApprovalRequest, reviewable: boolean): string[] {
   const prefix = prefixButton(request);
-  return [ALLOW, ...(request.sessionAllowed ? [ALLOW_SESSION] : []), ...(request.workspaceAllowed ? [ALLOW_WORKSPACE] : []), ...(prefix ? [prefix] : []), ...(reviewable ? [REVIEW_DIFF] : []), DENY];
+  return [...(request.onceAllowed === false ? [] : [ALLOW]), ...(request.sessionAllowed ? [ALLOW_SESSION] : []), ...(request.workspaceAllowed ? [ALLOW_WORKSPACE] : []), ...(prefix ? [prefix] : []), ...(reviewable ? [REVIEW_DIFF] : []), DENY];
 }
 
 function toAnswer(choice: string | undefined, request: ApprovalRequest): ApprovalAnswer {

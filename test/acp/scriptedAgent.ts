@@ -15,8 +15,24 @@ export type Step =
   | { readonly plan: readonly string[] }
   | { readonly read: string; readonly line?: number; readonly limit?: number }
   | { readonly write: string; readonly content: string }
-  | { readonly run: string; readonly args?: readonly string[]; readonly outputByteLimit?: number; readonly cwd?: string; readonly env?: Record<string, string> }
-  | { readonly permission: { readonly kind: Acp.ToolKind; readonly title: string; readonly rawInput?: unknown; readonly path?: string } };
+  | {
+      readonly run: string;
+      readonly args?: readonly string[];
+      readonly outputByteLimit?: number;
+      readonly cwd?: string;
+      readonly env?: Record<string, string>;
+      /** Asks terminal/output until it reports an exit, before wait_for_exit. */
+      readonly poll?: boolean;
+      /** Creates the terminal under this session id instead of the prompt's. */
+      readonly sessionId?: string;
+    }
+  | {
+      readonly permission: { readonly kind: Acp.ToolKind; readonly title: string; readonly rawInput?: unknown; readonly path?: string };
+      /** The option kinds offered (default: allow once, allow always, reject once). */
+      readonly options?: readonly Acp.PermissionOptionKind[];
+    }
+  /** One agent_message_chunk of this many characters, written as one line. */
+  | { readonly huge: number };
 
 /** What `demo` does: the e2e and extension-host tests' script. */
 export const DEMO_SCRIPT: readonly Step[] = [
@@ -27,6 +43,14 @@ export const DEMO_SCRIPT: readonly Step[] = [
   { run: 'cat notes.txt' },
   { say: 'Done: I read, updated and checked notes.txt.' },
 ];
+
+/** The permission options the agent offers, by kind. */
+const OPTIONS: Record<Acp.PermissionOptionKind, Acp.PermissionOption> = {
+  allow_once: { optionId: 'yes', name: 'Allow once', kind: 'allow_once' },
+  allow_always: { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
+  reject_once: { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+  reject_always: { optionId: 'never', name: 'Always reject', kind: 'reject_always' },
+};
 
 const argv = process.argv.slice(2);
 const transcriptIndex = argv.indexOf('--transcript');
@@ -90,6 +114,7 @@ async function main(): Promise<void> {
         try {
           if ('say' in step) await say(step.say);
           else if ('think' in step) await update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: step.think } });
+          else if ('huge' in step) await say('x'.repeat(step.huge));
           else if ('plan' in step) await update({ sessionUpdate: 'plan', entries: step.plan.map((content, index) => ({ content, priority: 'medium', status: index === 0 ? 'in_progress' : 'pending' })) });
           else if ('read' in step) {
             await started(`Read ${step.read}`, 'read', { locations: [{ path: abs(step.read) }] });
@@ -105,7 +130,7 @@ async function main(): Promise<void> {
           } else if ('run' in step) {
             await started(`Run ${step.run}`, 'execute', { rawInput: { command: step.run } });
             const terminal = await client.request<Acp.CreateTerminalResponse>(acp.methods.client.terminal.create, {
-              sessionId,
+              sessionId: step.sessionId ?? sessionId,
               command: step.run,
               args: step.args ? [...step.args] : [],
               env: Object.entries(step.env ?? {}).map(([name, value]) => ({ name, value })),
@@ -114,10 +139,17 @@ async function main(): Promise<void> {
             });
             record({ kind: 'terminal/create', terminalId: terminal.terminalId });
             await update({ sessionUpdate: 'tool_call_update', toolCallId, content: [{ type: 'terminal', terminalId: terminal.terminalId }] });
+            let polls = 0;
+            while (step.poll && !cancel.signal.aborted) {
+              polls++;
+              const seen = await client.request<Acp.TerminalOutputResponse>(acp.methods.client.terminal.output, { sessionId, terminalId: terminal.terminalId });
+              if (seen.exitStatus) break;
+              await new Promise((resolve) => setTimeout(resolve, 5));
+            }
             const exit = await client.request<Acp.WaitForTerminalExitResponse>(acp.methods.client.terminal.waitForExit, { sessionId, terminalId: terminal.terminalId });
             const output = await client.request<Acp.TerminalOutputResponse>(acp.methods.client.terminal.output, { sessionId, terminalId: terminal.terminalId });
             await client.request(acp.methods.client.terminal.release, { sessionId, terminalId: terminal.terminalId });
-            record({ kind: 'terminal', exit, output });
+            record({ kind: 'terminal', exit, output, polls });
             await finished(exit.exitCode === 0 ? 'completed' : 'failed');
             await say(`\`${step.run}\` exited with ${exit.exitCode ?? exit.signal}:\n\n\`\`\`\n${output.output}\`\`\`\n\n`);
           } else if ('permission' in step) {
@@ -125,11 +157,7 @@ async function main(): Promise<void> {
             const answer = await client.request(acp.methods.client.session.requestPermission, {
               sessionId,
               toolCall: { toolCallId, title, kind, rawInput, locations: path ? [{ path: abs(path) }] : null },
-              options: [
-                { optionId: 'yes', name: 'Allow once', kind: 'allow_once' },
-                { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
-                { optionId: 'no', name: 'Reject', kind: 'reject_once' },
-              ],
+              options: (step.options ?? ['allow_once', 'allow_always', 'reject_once']).map((kind) => OPTIONS[kind]),
             });
             record({ kind: 'permission', title, outcome: answer.outcome });
             // ACP: the client answers `cancelled` only when the turn was cancelled.

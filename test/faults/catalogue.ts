@@ -12,6 +12,7 @@ import './classes/5-processes';
 import './classes/6-errors';
 import './classes/7-sizes';
 import './classes/9-races';
+import './classes/wire';
 import { CLASS_NAMES, entries, type FaultEntry } from './define';
 
 export { CLASS_NAMES, type DefectClass, type FaultEntry } from './define';

@@ -11,6 +11,8 @@ export interface ApprovalRequest {
   readonly preview?: ApprovalPreview;
   /** Whether "allow for this session" may be offered. */
   readonly sessionAllowed: boolean;
+  /** Whether "allow once" may be offered: false when the asker can take only a lasting answer. @default true */
+  readonly onceAllowed?: boolean;
   /** Whether "allow in this workspace" (a rule written to the workspace's settings) may be offered. */
   readonly workspaceAllowed?: boolean;
   /** Prefix rules that would allow what asked (`Bash(git push *)`): offered beside the exact rule, with "allow in this workspace". */

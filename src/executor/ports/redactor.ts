@@ -19,6 +19,8 @@ export interface RedactionStream {
    */
   pushEach?(chunk: string, emit: (text: string) => void): void;
   end(): string;
+  /** What `end` would emit now, without ending: the held-back text redacted as it stands. Absent: nothing shown early. */
+  peek?(): string;
   /**
    * True when what it emits is ASCII as long as all it was given was: every mask it writes is ASCII. A
    * reader that knows its input was ASCII then need not count the output's UTF-8 bytes. Absent: unknown.
@@ -29,5 +31,5 @@ export interface RedactionStream {
 /** The identity redactor, for hosts that configure none. */
 export const noRedaction: Redactor = {
   redact: (text) => text,
-  createStream: () => ({ push: (chunk) => chunk, end: () => '', keepsAscii: true }),
+  createStream: () => ({ push: (chunk) => chunk, end: () => '', peek: () => '', keepsAscii: true }),
 };

@@ -108,9 +108,9 @@ export class AcpAgents implements vscode.Disposable {
       const info = await connection.start(signal);
       const sessionId = await connection.newSession(this.options.workspaceFolders()[0], signal);
       this.channel.info(`[${launch.name}] started: ${info.agentInfo?.name ?? launch.command} ${info.agentInfo?.version ?? ''}, session ${sessionId}`);
-      // When it exits, the next prompt starts it again.
-      void connection.exited.then((code) => {
-        this.channel.warn(`[${launch.name}] exited (code ${code})`);
+      // When it exits or its connection ends (a message over the SDK's limit stops it), the next prompt starts it again.
+      void Promise.race([connection.exited.then((code) => `exited (code ${code})`), connection.closed.then(() => 'closed its connection')]).then((why) => {
+        this.channel.warn(`[${launch.name}] ${why}`);
         const entry = this.running.get(launch.name);
         if (entry && entry.launch === launch) this.running.delete(launch.name);
       });

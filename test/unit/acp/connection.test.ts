@@ -1,91 +1,15 @@
-// The ACP mapping over real stdio pipes (issue 16): the scripted agent (test/acp/scriptedAgent.ts) in its own
-// process asks us to read, write, run commands and for permission; each request runs through a real executor
-// with the built-in tools, our rules and a recording approval client.
+// The ACP mapping over real stdio pipes (issue 16): the scripted agent asks us to read, write, run commands and
+// for permission; each request runs through a real executor (harness.ts).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
-import { AcpAgentConnection } from '../../../src/acp/connection';
+import { describe, it } from 'node:test';
 import type { Step } from '../../../test/acp/scriptedAgent';
-import { ToolExecutor } from '../../../src/executor/executor';
-import { RulesPolicy, type RuleLists } from '../../../src/executor/policy/rulesPolicy';
-import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../../../src/executor/ports/approvalClient';
-import { createRedactor } from '../../../src/executor/results/redaction/redactor';
-import { ProcessSupervisor, registerBuiltinTools } from '../../../src/tools/index';
 import { countProcesses, killMarked, uniqueSleep, until } from '../tools/processes';
+import { acpTests, entries } from './harness';
 
-const AGENT = join(__dirname, '..', '..', 'acp', 'scriptedAgent.js');
-
-/** Answers approvals from a queue (deny when empty) and keeps what it was asked. */
-class RecordingApprovals implements ApprovalClient {
-  readonly asked: ApprovalRequest[] = [];
-  constructor(private readonly answers: ApprovalAnswer[] = []) {}
-  requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
-    this.asked.push(request);
-    const answer = this.answers.shift();
-    if (answer) return Promise.resolve(answer);
-    // No answer queued: wait like a modal nobody clicks, until the request is aborted.
-    return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-  }
-}
-
-interface Harness {
-  readonly dir: string;
-  readonly approvals: RecordingApprovals;
-  readonly connection: AcpAgentConnection;
-  readonly sessionId: string;
-  transcript(): Array<Record<string, any>>;
-  prompt(steps: readonly Step[], signal?: AbortSignal): Promise<string>;
-}
-
-let cleanups: Array<() => Promise<void> | void> = [];
-let dir: string;
-beforeEach(() => {
-  dir = realpathSync(mkdtempSync(join(tmpdir(), 'acp-test-')));
-  cleanups = [() => rmSync(dir, { recursive: true, force: true })];
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-
-async function start(options: { answers?: ApprovalAnswer[]; rules?: RuleLists; mode?: 'default' | 'acceptEdits' | 'bypass' } = {}): Promise<Harness> {
-  const supervisor = new ProcessSupervisor();
-  const policy = new RulesPolicy({ mode: options.mode ?? 'default', user: options.rules });
-  const approvals = new RecordingApprovals(options.answers);
-  const executor = new ToolExecutor({ workspaceFolders: [dir], permissionPolicy: policy, approvalClient: approvals, redactor: createRedactor({ env: {} }) });
-  registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor });
-  const transcriptFile = join(dir, '.transcript.jsonl');
-  const connection = new AcpAgentConnection({
-    launch: { name: 'scripted', command: process.execPath, args: [AGENT, '--transcript', transcriptFile] },
-    executor,
-    policy,
-    approvals,
-    workspaceFolders: () => [dir],
-    clientInfo: { name: 'test', version: '0' },
-  });
-  cleanups.push(async () => {
-    await connection.close();
-    await executor.dispose();
-    await supervisor.dispose();
-  });
-  await connection.start();
-  const sessionId = await connection.newSession(dir);
-  const transcript = () => readFileSync(transcriptFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-  return {
-    dir,
-    approvals,
-    connection,
-    sessionId,
-    transcript,
-    async prompt(steps, signal) {
-      const answer = await connection.prompt(sessionId, [{ type: 'text', text: JSON.stringify(steps) }], signal);
-      return answer.stopReason;
-    },
-  };
-}
-
-const entries = (harness: Harness, kind: string) => harness.transcript().filter((entry) => entry.kind === kind);
+const acp = acpTests();
+const start = acp.start;
 
 describe('ACP over stdio: initialize and session/new', () => {
   it('tells the agent our capabilities and opens a session in the folder with no MCP servers', async () => {
@@ -94,14 +18,14 @@ describe('ACP over stdio: initialize and session/new', () => {
     assert.deepEqual(init!.params.clientCapabilities.fs, { readTextFile: true, writeTextFile: true });
     assert.equal(init!.params.clientCapabilities.terminal, true);
     const [session] = entries(harness, 'session/new');
-    assert.deepEqual(session!.params, { cwd: dir, mcpServers: [] });
+    assert.deepEqual(session!.params, { cwd: acp.dir(), mcpServers: [] });
   });
 });
 
 describe('ACP fs/read_text_file → Read', () => {
   it('answers the file text (no line numbers), honours line and limit, and redacts a secret', async () => {
     const secret = `ghp_${'a1B2c3D4e5'.repeat(4).slice(0, 36)}`;
-    writeFileSync(join(dir, 'a.txt'), `one\ntwo token=${secret}\nthree\nfour\n`);
+    writeFileSync(join(acp.dir(), 'a.txt'), `one\ntwo token=${secret}\nthree\nfour\n`);
     const harness = await start();
     assert.equal(await harness.prompt([{ read: 'a.txt' }, { read: 'a.txt', line: 2, limit: 2 }]), 'end_turn');
     const [whole, page] = entries(harness, 'read');
@@ -125,21 +49,21 @@ describe('ACP fs/read_text_file → Read', () => {
 
 describe('ACP fs/write_text_file → Write', () => {
   it('raises our approval; Deny leaves the file untouched and the agent gets an error', async () => {
-    writeFileSync(join(dir, 'notes.txt'), 'original\n');
+    writeFileSync(join(acp.dir(), 'notes.txt'), 'original\n');
     const harness = await start({ answers: [{ kind: 'deny', reason: 'no' }] });
     await harness.prompt([{ read: 'notes.txt' }, { write: 'notes.txt', content: 'changed\n' }]);
     assert.equal(harness.approvals.asked.length, 1);
     assert.equal(harness.approvals.asked[0]!.toolName, 'Write');
-    assert.equal(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'original\n');
+    assert.equal(readFileSync(join(acp.dir(), 'notes.txt'), 'utf8'), 'original\n');
     const [error] = entries(harness, 'error');
     assert.equal(error!.error.code, -32000);
   });
 
   it('writes the file when allowed', async () => {
-    writeFileSync(join(dir, 'notes.txt'), 'original\n');
+    writeFileSync(join(acp.dir(), 'notes.txt'), 'original\n');
     const harness = await start({ answers: [{ kind: 'allowOnce' }] });
     await harness.prompt([{ read: 'notes.txt' }, { write: 'notes.txt', content: 'changed\n' }]);
-    assert.equal(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'changed\n');
+    assert.equal(readFileSync(join(acp.dir(), 'notes.txt'), 'utf8'), 'changed\n');
     assert.equal(entries(harness, 'write').length, 1);
   });
 });
@@ -147,21 +71,21 @@ describe('ACP fs/write_text_file → Write', () => {
 describe('ACP terminal/* → Bash in the background', () => {
   it('runs the command with args, cwd and env, and answers its output and exit code', async () => {
     const harness = await start({ mode: 'bypass' });
-    await harness.prompt([{ run: 'sh', args: ['-c', 'echo "$GREETING from $(basename "$PWD")"; exit 3'], env: { GREETING: 'hi there' }, cwd: dir }]);
+    await harness.prompt([{ run: 'sh', args: ['-c', 'echo "$GREETING from $(basename "$PWD")"; exit 3'], env: { GREETING: 'hi there' }, cwd: acp.dir() }]);
     const [terminal] = entries(harness, 'terminal');
     assert.equal(terminal!.exit.exitCode, 3);
-    assert.equal(terminal!.output.output.trim(), `hi there from ${dir.split('/').pop()}`);
+    assert.equal(terminal!.output.output.trim(), `hi there from ${acp.dir().split('/').pop()}`);
     assert.equal(terminal!.output.truncated, false);
     assert.deepEqual(terminal!.output.exitStatus, { exitCode: 3, signal: null });
   });
 
   it('keeps only the last outputByteLimit bytes, cut at a character boundary', async () => {
     const harness = await start({ mode: 'bypass' });
-    // '€€' and the newline BashOutput ends output with: 7 bytes; the last 5 begin inside the first '€'.
-    await harness.prompt([{ run: "printf '€€'", outputByteLimit: 5 }]);
+    // 'x€€': 7 bytes; the last 5 begin inside the first '€'.
+    await harness.prompt([{ run: "printf 'x€€'", outputByteLimit: 5 }]);
     const [terminal] = entries(harness, 'terminal');
     assert.equal(terminal!.output.truncated, true);
-    assert.equal(terminal!.output.output, '€\n');
+    assert.equal(terminal!.output.output, '€');
   });
 
   it('asks before a command our rules do not allow, and a deny rule refuses it unasked', async () => {
@@ -177,7 +101,7 @@ describe('ACP terminal/* → Bash in the background', () => {
 
   it('cancel kills the command\'s process tree, and the prompt ends as cancelled', async () => {
     const marker = uniqueSleep();
-    cleanups.push(() => killMarked(marker));
+    acp.cleanup(() => killMarked(marker));
     const harness = await start({ mode: 'bypass' });
     const controller = new AbortController();
     const stopped = harness.prompt([{ run: `sh -c 'sleep ${marker}; echo never' & wait` }], controller.signal);
@@ -220,12 +144,12 @@ describe('ACP session/request_permission → our rules, then our approval', () =
   });
 
   it('a write the user allowed through the agent\'s permission request is not asked again', async () => {
-    writeFileSync(join(dir, 'notes.txt'), 'original\n');
+    writeFileSync(join(acp.dir(), 'notes.txt'), 'original\n');
     const harness = await start({ answers: [{ kind: 'allowOnce' }, { kind: 'deny' }] });
     await harness.prompt([{ read: 'notes.txt' }, ask('edit', 'Edit notes', undefined, 'notes.txt'), { write: 'notes.txt', content: 'changed\n' }, { write: 'notes.txt', content: 'again\n' }]);
     // One modal for the permission; the write it was about runs unasked, once: the next write asks (and is denied).
     assert.equal(harness.approvals.asked.length, 2);
-    assert.equal(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'changed\n');
+    assert.equal(readFileSync(join(acp.dir(), 'notes.txt'), 'utf8'), 'changed\n');
   });
 
   it('allow for session in a permission request: our rules remember it, later commands like it run unasked', async () => {

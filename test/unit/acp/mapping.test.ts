@@ -34,9 +34,9 @@ describe('keepLastBytes', () => {
 
 describe('ourCallOf', () => {
   it('maps commands, edits and reads to Bash, Write and Read', () => {
-    assert.deepEqual(ourCallOf({ toolCallId: '1', kind: 'execute', rawInput: { command: 'ls' } }), { name: 'Bash', input: { command: 'ls' } });
-    assert.deepEqual(ourCallOf({ toolCallId: '2', kind: 'edit', locations: [{ path: '/w/a' }] }), { name: 'Write', input: { file_path: '/w/a', content: '' } });
-    assert.deepEqual(ourCallOf({ toolCallId: '3', kind: 'read', rawInput: { file_path: '/w/b' } }), { name: 'Read', input: { file_path: '/w/b' } });
+    assert.deepEqual(ourCallOf({ toolCallId: '1', kind: 'execute', rawInput: { command: 'ls' } }), { name: 'Bash', input: { command: 'ls' }, kind: 'execute' });
+    assert.deepEqual(ourCallOf({ toolCallId: '2', kind: 'edit', locations: [{ path: '/w/a' }] }), { name: 'Write', input: { file_path: '/w/a', content: '' }, kind: 'edit' });
+    assert.deepEqual(ourCallOf({ toolCallId: '3', kind: 'read', rawInput: { file_path: '/w/b' } }), { name: 'Read', input: { file_path: '/w/b' }, kind: 'read' });
   });
   it('leaves what it cannot say to the user', () => {
     assert.equal(ourCallOf({ toolCallId: '4', kind: 'fetch', rawInput: { url: 'x' } }), undefined);

@@ -80,4 +80,16 @@ suite('ACP agents (@agentclientprotocol/sdk)', () => {
     assert.match(reply, /\[Open diff\]/);
     assert.match(reply, /exited with 0:\n\n```\nhello\nupdated by the ACP agent\n/);
   });
+
+  test('a message over the SDK\'s limit fails that prompt with a message; the next prompt works', async function () {
+    this.timeout(120_000);
+    const api = await extensionApi();
+    const first = recordingStream();
+    const failed = await api.testing.acpPrompt!('scripted', chatRequest(JSON.stringify([{ huge: 50 * 1024 * 1024 }])), first.stream, new vscode.CancellationTokenSource().token);
+    assert.match(failed.errorDetails?.message ?? '', /agent was stopped: .*limit/);
+    const second = recordingStream();
+    const result = await api.testing.acpPrompt!('scripted', chatRequest(JSON.stringify([{ say: 'back again' }])), second.stream, new vscode.CancellationTokenSource().token);
+    assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+    assert.match(second.text(), /back again/);
+  });
 });

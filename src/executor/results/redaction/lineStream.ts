@@ -24,5 +24,6 @@ export function redactionStreamOf(redactor: Redactor): RedactionStream {
       pending = '';
       return rest ? redactor.redact(rest) : '';
     },
+    peek: () => (pending ? redactor.redact(pending) : ''),
   };
 }

@@ -178,6 +178,11 @@ class HoldbackStream implements RedactionStream {
     return replaceSecrets(text, matches, 0, cut);
   }
 
+  peek(): string {
+    const text = this.parkedChars === 0 ? this.pending : this.parked!.toString('latin1', 0, this.parkedChars);
+    return text.length === 0 ? '' : replaceSecrets(text, findSecrets(text, this.rules));
+  }
+
   end(): string {
     const text = this.heldText();
     const matches = text.length === 0 ? [] : this.matches(text, text.length);
