@@ -77,7 +77,7 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
   const allowRules = permissionPolicy.allRules.filter((rule) => rule.behavior === 'allow').map((rule) => rule.text);
   await sandbox.configure(combineSandboxSettings(sandboxSettings.settings, {}, true).settings, {
     folders: [options.workspace],
-    ignoreFiles: ignored.sources(),
+    ignoreFiles: ignored.names(),
     webFetchDomains: webFetchDomains(allowRules),
   });
   permissionPolicy.sandboxed = (request) => sandbox.autoAllows(request);

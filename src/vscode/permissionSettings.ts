@@ -49,7 +49,7 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
       vscode.workspace.onDidGrantWorkspaceTrust(reload),
       vscode.workspace.onDidChangeWorkspaceFolders(reload),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(`${SECTION}.permissions`) || event.affectsConfiguration(`${SECTION}.permissionMode`) || event.affectsConfiguration(`${SECTION}.sandbox`)) reload();
+        if (event.affectsConfiguration(`${SECTION}.permissions`) || event.affectsConfiguration(`${SECTION}.permissionMode`) || event.affectsConfiguration(`${SECTION}.sandbox`) || event.affectsConfiguration(`${SECTION}.ignoreFiles`)) reload();
       }),
     );
   }

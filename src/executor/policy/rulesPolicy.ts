@@ -251,7 +251,7 @@ export class RulesPolicy implements PermissionPolicy {
     if (this.mode === 'plan' && !flags.readOnly) {
       return { behavior: 'deny', by: 'mode', reason: `plan mode runs only read-only tools, and ${toolName} is not read-only` };
     }
-    const sensitive = sandboxed ? undefined : sensitiveReason(check);
+    const sensitive = sandboxed ? undefined : sensitiveReason(check, this.ignored?.names?.());
     if (sensitive) return { behavior: 'ask', by: 'rule', rule: 'sensitive file', reason: sensitive, forced: true };
     // The file tools refuse what an agent ignore file excludes; a command reaching it asks, every time.
     const excluded = check.kind === 'path' && check.fromCommand ? this.excludedReason(check.path.real) : undefined;
@@ -346,10 +346,10 @@ function combine(verdicts: readonly Verdict[]): PermissionDecision {
   return verdicts[0] ?? { behavior: 'ask', by: 'mode', reason: 'nothing to check' };
 }
 
-function sensitiveReason(check: Check): string | undefined {
+function sensitiveReason(check: Check, ignoreFiles: readonly string[] | undefined): string | undefined {
   if (check.kind !== 'path') return undefined;
   for (const candidate of [check.path.lexical, ...check.path.real]) {
-    const sensitive = classifySensitive(candidate, check.access);
+    const sensitive = classifySensitive(candidate, check.access, ignoreFiles);
     if (!sensitive) continue;
     const verb = check.access === 'write' ? 'writing' : 'reading';
     switch (sensitive.category) {
@@ -359,6 +359,8 @@ function sensitiveReason(check: Check): string | undefined {
         return `${candidate} may hold secrets (${sensitive.matched}): ${verb} it always asks`;
       case 'config':
         return `${candidate} is configuration that can run code (${sensitive.matched}): ${verb} it always asks`;
+      case 'ignore-file':
+        return `${candidate} is an agent ignore file, which decides what every tool and Workspace Changes see: ${verb} it always asks`;
     }
   }
   return undefined;

@@ -53,17 +53,23 @@ describe('sandbox settings', () => {
 });
 
 describe('sandbox configuration from the policy', () => {
-  const base = { folders: ['/ws'], home: '/home/u', allowedDomains: ['Docs.rs'], ignoreFiles: ['/ws/.aiignore'] };
+  const base = { folders: ['/ws'], home: '/home/u', allowedDomains: ['Docs.rs'], ignoreFiles: ['.aiignore', '.myignore'] };
 
   it('Linux: writes in the folders except memory, config, ignore and secret files at the root; secrets hidden', () => {
     const config = sandboxRuntimeConfig({ ...base, platform: 'linux' });
     assert.deepEqual(config.filesystem.allowWrite, ['/ws']);
-    for (const denied of ['/ws/AGENTS.md', '/ws/CLAUDE.md', '/ws/.git/config', '/ws/.git/hooks', '/ws/.vscode', '/ws/.claude', '/ws/.aiignore', '/ws/.netrc']) {
+    for (const denied of ['/ws/AGENTS.md', '/ws/CLAUDE.md', '/ws/.git', '/ws/.git/config', '/ws/.git/hooks', '/ws/.gitmodules', '/ws/.vscode', '/ws/.claude', '/ws/.aiignore', '/ws/.myignore', '/ws/.netrc']) {
       assert.ok(config.filesystem.denyWrite.includes(denied), denied);
     }
     assert.ok(config.filesystem.denyWrite.every((entry) => !entry.includes('*')), 'bubblewrap takes no write globs');
     for (const hidden of ['/home/u/.ssh', '/home/u/.aws', '/home/u/.gnupg', '/home/u/.netrc', '/ws/.env*', '/ws/*.pem', '/ws/id_*']) assert.ok(config.filesystem.denyRead.includes(hidden), hidden);
     assert.deepEqual(config.network, { allowedDomains: ['docs.rs'], deniedDomains: [] });
+  });
+
+  it('protects the default ignore files by name when none are given, existing or not', () => {
+    const config = sandboxRuntimeConfig({ folders: ['/ws', '/other'], home: '/home/u', allowedDomains: [], platform: 'linux' });
+    for (const folder of ['/ws', '/other']) for (const name of ['.aiignore', '.cursorignore', '.clineignore', '.rooignore', '.aiexclude']) assert.ok(config.filesystem.denyWrite.includes(`${folder}/${name}`), `${folder}/${name}`);
+    assert.ok(!config.filesystem.denyWrite.includes('/ws/.gitignore'), 'a near miss stays writable');
   });
 
   it('macOS: the workspace names are patterns at any depth', () => {
