@@ -90,15 +90,23 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
    */
   async rememberWorkspaceApproval(request: PermissionRequest, signal?: AbortSignal): Promise<void> {
     const folder = this.workspaceFolders()[0];
-    const rules = await this.policy.approvalRules(request, signal);
+    const texts = await this.policy.workspaceRuleTexts(request, signal);
     await this.policy.rememberSessionApproval(request, signal);
-    if (!folder || rules.length === 0) return;
-    const texts = rules.map((rule) => rule.text);
+    if (!folder) return;
+    if (!texts) {
+      void vscode.window.showInformationMessage('Agent Tool Executor: this approval is kept for this session only: no rule in the settings file would name exactly what it allowed.');
+      return;
+    }
     const file = await addAllowRules(folder, texts);
     await this.reload();
     const where = vscode.workspace.asRelativePath(file);
     const trust = vscode.workspace.isTrusted ? '' : ' It applies in later sessions once you trust this workspace.';
     void vscode.window.showInformationMessage(`Agent Tool Executor: added ${texts.join(', ')} to ${where}.${trust}`);
+  }
+
+  /** Whether "allow in this workspace" can keep exactly this call's rule (offered only then). */
+  workspaceApprovalPossible(request: PermissionRequest, signal?: AbortSignal): Promise<boolean> {
+    return this.policy.workspaceApprovalPossible(request, signal);
   }
 
   /** Removes a rule from where it comes from (this session, a settings file, VS Code settings); false when it was not found. */

@@ -14,7 +14,8 @@ import { flagsOf } from '../flags';
 import { workDirOf } from '../paths';
 import type { IgnoredPaths } from '../ports/ignoredPaths';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../ports/permissionPolicy';
-import { isAbsolutePattern, parsePathPattern } from './pathMatch';
+import { lastingRuleTexts } from './lastingRules';
+import { isAbsolutePattern, literalGlob, parsePathPattern } from './pathMatch';
 import { containingFolder, judgePath, judgeShellPath, realFolders, type PathJudge } from './paths';
 import { ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatch';
 import { EVERY_TOOL, parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
@@ -168,7 +169,8 @@ export class RulesPolicy implements PermissionPolicy {
           break;
         case 'path': {
           const tool = check.fromCommand ? (check.access === 'write' ? 'Edit' : 'Read') : name;
-          for (const real of check.path.real) rules.push({ ...base, tool, text: `${tool}(/${real})`, exactPath: real });
+          // Written to a settings file this text is read as a glob: its specials are escaped.
+          for (const real of check.path.real) rules.push({ ...base, tool, text: `${tool}(/${literalGlob(real)})`, exactPath: real });
           break;
         }
         case 'url':
@@ -185,6 +187,19 @@ export class RulesPolicy implements PermissionPolicy {
       }
     }
     return rules;
+  }
+
+  /**
+   * What "allow in this workspace" writes for this call: the texts of `approvalRules`, when each reads back as
+   * exactly its rule (lastingRules.ts); undefined when one would not, and then nothing is written.
+   */
+  async workspaceRuleTexts(request: PermissionRequest, signal?: AbortSignal): Promise<string[] | undefined> {
+    return lastingRuleTexts(await this.approvalRules(request, signal));
+  }
+
+  /** Whether "allow in this workspace" can be offered for this call: its rules can be written exactly. */
+  async workspaceApprovalPossible(request: PermissionRequest, signal?: AbortSignal): Promise<boolean> {
+    return (await this.workspaceRuleTexts(request, signal)) !== undefined;
   }
 
   /** Drops a session rule (the rules list of the VS Code host); rules from files are removed from their file. */

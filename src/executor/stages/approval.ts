@@ -41,6 +41,9 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
       deps.logger.warn('tool.approval.prepare_failed', { tool: state.toolName, callId: state.call.id, error: projectErrorMessage(error) });
     }
   }
+  const policy = deps.permissionPolicy;
+  const permissionRequest = { tool: def, input: state.input, callId: state.call.id, workspaceFolders: deps.workspaceFolders };
+  const workspaceAllowed = !decision.forced && policy.rememberWorkspaceApproval !== undefined && (await workspaceRulePossible(state, deps, permissionRequest));
   const request: ApprovalRequest = {
     callId: state.call.id,
     toolName: state.toolName,
@@ -49,7 +52,7 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
     reason: escapeForDisplay(decision.reason),
     preview: escapePreview(preview ?? defaultPreview(state.input)),
     sessionAllowed: !decision.forced,
-    workspaceAllowed: !decision.forced && deps.permissionPolicy.rememberWorkspaceApproval !== undefined,
+    workspaceAllowed,
   };
   deps.emit({ type: 'permissionRequested', callId: request.callId, name: request.toolName, input: request.input, reason: request.reason, preview: request.preview });
   const waitStart = performance.now();
@@ -66,11 +69,10 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
   state.span.setAttribute('permission.answer', verdict.answer.kind);
   deps.emit({ type: 'permissionResolved', callId: request.callId, outcome: state.permission.outcome, by: verdict.by, waitMs: state.permissionWaitMs });
   const lasting = verdict.answer.kind === 'allowSession' || verdict.answer.kind === 'allowWorkspace';
-  // A forced ask is never remembered, whatever a client answered.
+  // A forced ask is never remembered, whatever a client answered; a workspace rule only where it was offered.
   if (lasting && !decision.forced) {
-    const permissionRequest = { tool: def, input: state.input, callId: state.call.id, workspaceFolders: deps.workspaceFolders };
     try {
-      if (verdict.answer.kind === 'allowWorkspace' && deps.permissionPolicy.rememberWorkspaceApproval) {
+      if (verdict.answer.kind === 'allowWorkspace' && workspaceAllowed && deps.permissionPolicy.rememberWorkspaceApproval) {
         await deps.permissionPolicy.rememberWorkspaceApproval(permissionRequest, state.signal);
       } else {
         await deps.permissionPolicy.rememberSessionApproval?.(permissionRequest, state.signal);
@@ -84,6 +86,18 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
     return { kind: 'permission', stage: 'permission', message: denialMessage(state.toolName, verdict), errorClass: 'PermissionDenied' };
   }
   return undefined;
+}
+
+/** Whether the policy can keep this call's rule in the workspace exactly; a failure to tell is a no. */
+async function workspaceRulePossible(state: CallState, deps: ExecutorDeps, request: Parameters<NonNullable<ExecutorDeps['permissionPolicy']['workspaceApprovalPossible']>>[0]): Promise<boolean> {
+  if (!deps.permissionPolicy.workspaceApprovalPossible) return true;
+  try {
+    return await deps.permissionPolicy.workspaceApprovalPossible(request, state.signal);
+  } catch (error) {
+    state.signal.throwIfAborted();
+    deps.logger.warn('tool.approval.workspace_rule_failed', { tool: state.toolName, callId: state.call.id, error: projectErrorMessage(error) });
+    return false;
+  }
 }
 
 /** Runs the user's answer, the PermissionRequest hook chain and the optional approval timeout; the first answer wins. */
