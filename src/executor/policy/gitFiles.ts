@@ -15,6 +15,7 @@
 // `.gitattributes` is not on it: it names drivers, whose commands live only in config (gitattributes(5)).
 // Everything in a `.git` folder counts for writes; the snapshot, which skips objects, refs and the index
 // (they change with every git command), lists the files above.
+
 /** A repository folder, or a worktree's or submodule's gitfile (`gitdir: <path>`). */
 export const GIT_DIR_NAME = '.git';
 /** Working-tree files, at any depth, that git reads as instructions. */
