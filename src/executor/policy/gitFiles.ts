@@ -8,13 +8,16 @@
 //     repositories of their own);
 //   git-config(1): config names commands (core.fsmonitor, core.hooksPath, core.sshCommand, core.editor,
 //     core.pager, credential.helper, diff.external, filter and diff drivers, alias.*) and files
-//     (include.path, includeIf.*.path), so the whole repository folder counts;
+//     (include.path, includeIf.*.path), so the whole repository folder counts, and so does a working-tree
+//     file it includes (`includedFiles`);
 //   gitglossary(7) "gitfile", git-worktree(1), gitsubmodules(7): a `.git` *file* (`gitdir: <path>`) names the
 //     repository folder of a worktree or submodule;
-//   gitmodules(5): `.gitmodules` names submodules' URLs and paths.
+//   gitmodules(5): `.gitmodules` names submodules' URLs and paths (`submodulePaths`: where their checkouts'
+//     `.git` files are).
 // `.gitattributes` is not on it: it names drivers, whose commands live only in config (gitattributes(5)).
 // Everything in a `.git` folder counts for writes; the snapshot, which skips objects, refs and the index
 // (they change with every git command), lists the files above.
+import * as path from 'node:path';
 
 /** A repository folder, or a worktree's or submodule's gitfile (`gitdir: <path>`). */
 export const GIT_DIR_NAME = '.git';
@@ -61,4 +64,50 @@ export function gitWriteProtected(segments: readonly string[]): string | undefin
 export function gitControlPath(relativeSegments: readonly string[]): boolean {
   const at = relativeSegments.findIndex((segment) => segment.toLowerCase() === GIT_DIR_NAME);
   return at >= 0 && isGitControlFile(relativeSegments.slice(at + 1).map((segment) => segment.toLowerCase()));
+}
+
+/** The `path =` of each `[submodule "…"]` in a `.gitmodules` text (gitmodules(5)), as written. */
+export function submodulePaths(gitmodulesText: string): string[] {
+  return valuesOf(gitmodulesText, /^submodule$/i, 'path');
+}
+
+/**
+ * The files a config text includes (`[include] path`, `[includeIf "…"] path`; git-config(1) "Includes"),
+ * absolute: `~/` is the home folder, a relative path is relative to the config's own folder.
+ */
+export function includedFiles(configText: string, configFolder: string, home: string): string[] {
+  return valuesOf(configText, /^include(?:if)?$/i, 'path').map((value) => (value.startsWith('~/') ? path.join(home, value.slice(2)) : path.resolve(configFolder, value)));
+}
+
+/** The values of `key` in the sections whose name matches, from a git config text (comments and quotes removed). */
+function valuesOf(text: string, section: RegExp, key: string): string[] {
+  const values: string[] = [];
+  let inSection = false;
+  for (const raw of text.split(/\r?\n/)) {
+    let line = raw.trim();
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\]/.exec(line);
+    if (header) {
+      inSection = section.test(header[1]!);
+      line = line.slice(header[0].length).trim();
+    }
+    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line);
+    if (!inSection || !entry || entry[1]!.toLowerCase() !== key) continue;
+    const value = configValue(entry[2]!);
+    if (value !== '') values.push(value);
+  }
+  return values;
+}
+
+/** A config value without its comment and quotes (`"a b" ; note` → `a b`). */
+function configValue(value: string): string {
+  let out = '';
+  let quoted = false;
+  for (let index = 0; index < value.length; index++) {
+    const char = value[index]!;
+    if (char === '\\' && index + 1 < value.length) out += value[++index];
+    else if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === ';' || char === '#')) break;
+    else out += char;
+  }
+  return out.trim();
 }

@@ -31,6 +31,11 @@ export interface SandboxPolicyInput {
    * must not make or rewrite one, which would hide its later changes. @default AGENT_IGNORE_FILES
    */
   readonly ignoreFiles?: readonly string[];
+  /**
+   * Git files the folders' names do not reach (`gitPaths.ts`: submodule checkouts' `.git` files, files the
+   * repository's config includes), absolute.
+   */
+  readonly gitPaths?: readonly string[];
   /** The ripgrep the runtime scans a command's folder with for `.git/hooks` and kin (VS Code ships its own). */
   readonly ripgrep?: string;
 }
@@ -106,6 +111,7 @@ export function sandboxRuntimeConfig(input: SandboxPolicyInput): SandboxRuntimeC
   for (const folder of input.folders) {
     for (const name of input.ignoreFiles ?? AGENT_IGNORE_FILES) denyWrite.push(inFolder(folder, name));
   }
+  denyWrite.push(...(input.gitPaths ?? []));
   return {
     filesystem: { allowWrite: [...new Set(input.folders)], denyWrite: [...new Set(denyWrite)], denyRead: [...new Set(denyRead)] },
     network: { allowedDomains: [...new Set(input.allowedDomains.map((domain) => domain.toLowerCase()))], deniedDomains: [] },

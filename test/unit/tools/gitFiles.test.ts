@@ -112,6 +112,32 @@ describe('git files, through the sandboxed Bash', { skip: !CAN_SANDBOX || !HAS_G
     });
   }
 
+  it("refuses a submodule checkout's .git file below the folder's root: the host's git status runs nothing", async () => {
+    prepare(ws.dir, 'repo');
+    // A submodule as `git submodule add` leaves it: its checkout's .git file points into .git/modules.
+    ws.write('.gitmodules', '[submodule "lib"]\n\tpath = libs/lib\n\turl = ./nowhere\n');
+    ws.write('libs/lib/.git', 'gitdir: ../../.git/modules/lib\n');
+    await configure();
+    const marker = path.join(home, `PWNED-${Math.random().toString(36).slice(2)}`);
+    const result = await ws.run('Bash', { command: `${evilRepository('evil', marker)}; echo "gitdir: $PWD/evil" > libs/lib/.git` });
+    hostGitStatus(ws.dir);
+    hostGitStatus(ws.file('libs/lib'));
+    assert.equal(fs.existsSync(marker), false, `the payload ran on the host after: ${result.modelContent}`);
+    assert.equal(ws.read('libs/lib/.git'), 'gitdir: ../../.git/modules/lib\n');
+  });
+
+  it("refuses a working-tree file the repository's config includes (include.path)", async () => {
+    prepare(ws.dir, 'repo');
+    git(ws.dir, 'config', 'include.path', '../team.gitconfig');
+    ws.write('team.gitconfig', '[user]\n\tname = team\n');
+    await configure();
+    const marker = path.join(home, `PWNED-${Math.random().toString(36).slice(2)}`);
+    const result = await ws.run('Bash', { command: `printf '${payloadConfig(marker).replaceAll('\n', '\\n').replaceAll('\t', '\\t')}' > team.gitconfig` });
+    hostGitStatus(ws.dir);
+    assert.equal(fs.existsSync(marker), false, `the payload ran on the host after: ${result.modelContent}`);
+    assert.equal(ws.read('team.gitconfig'), '[user]\n\tname = team\n');
+  });
+
   it('refuses .gitmodules and objects/info/alternates, and leaves the rest of the workspace writable', async () => {
     prepare(ws.dir, 'repo');
     await configure();
