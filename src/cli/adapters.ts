@@ -1,5 +1,5 @@
 // The Node adapters `tool-exec run` wires into the executor, and how they are closed at the end.
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ExecutorOptions } from '../executor/executor';
 import type { HookSource } from '../executor/ports/hooks';
@@ -15,6 +15,7 @@ import { JsonlSessionRecorder } from '../node/sessionRecord/jsonlSessionRecorder
 import { loadSettingsFile } from '../node/settingsFile';
 import { createNodeSnapshotter } from '../node/snapshot/nodeSnapshotter';
 import { BashSandbox } from '../tools/sandbox/bashSandbox';
+import { repositoryPaths } from '../tools/sandbox/gitPaths';
 import { combineSandboxSettings, parseSandboxSettings, webFetchDomains } from '../tools/sandbox/sandboxSettings';
 import { UsageError } from './args';
 
@@ -58,6 +59,7 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
   // The settings file is the user's own (trusted); the CLI has no workspace-trust prompt.
   const permissionPolicy = createPolicyFromSettings({
     ignored,
+    gitPaths: await repositoryPaths(options.workspace, homedir()),
     user: settings,
     mode: options.mode,
     workspaceTrusted: true,

@@ -10,6 +10,7 @@ import type { HookSource } from '../executor/ports/hooks';
 import type { IgnoredPaths } from '../executor/ports/ignoredPaths';
 import type { Logger } from '../executor/ports/logger';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../executor/ports/permissionPolicy';
+import { repositoryPaths } from '../tools/sandbox/gitPaths';
 import { createPolicyFromSettings, parsePermissionMode, type PermissionMode, type PermissionRule, type RulesPolicy } from '../executor/policy/index';
 import { settingsHookSource } from '../node/commandHooks';
 import { loadStandardSettings, mergeSettings, USER_SETTINGS_FILE, WORKSPACE_SETTINGS_FILES } from '../node/settingsFile';
@@ -39,11 +40,17 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
     this.policy = createPolicyFromSettings({ mode: configuredMode(), workspaceTrusted: vscode.workspace.isTrusted, workspaceFolders: workspaceFolders(), ignored });
     const reload = () => void this.reload();
     const watcher = vscode.workspace.createFileSystemWatcher('**/.claude/settings*.json');
+    // Submodules and config includes decide which git files beyond git's names are protected (gitPaths.ts).
+    const gitWatcher = vscode.workspace.createFileSystemWatcher('**/{.gitmodules,.git/config}');
     this.disposables.push(
       watcher,
       watcher.onDidChange(reload),
       watcher.onDidCreate(reload),
       watcher.onDidDelete(reload),
+      gitWatcher,
+      gitWatcher.onDidChange(reload),
+      gitWatcher.onDidCreate(reload),
+      gitWatcher.onDidDelete(reload),
       // The user's own file lives outside every workspace folder.
       watchFileChanges(join(homedir(), USER_SETTINGS_FILE), reload),
       vscode.workspace.onDidGrantWorkspaceTrust(reload),
@@ -147,7 +154,8 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
       rulesFrom(config.inspect<string[]>('permissions.allow')?.workspaceValue, config.inspect<string[]>('permissions.ask')?.workspaceValue, config.inspect<string[]>('permissions.deny')?.workspaceValue),
     );
     const workspaceTrusted = vscode.workspace.isTrusted;
-    const next = createPolicyFromSettings({ user, workspace, mode: this.windowMode ?? configuredMode(), workspaceTrusted, workspaceFolders: folders, ignored: this.ignored });
+    const gitPaths = (await Promise.all(folders.map((folder) => repositoryPaths(folder, homedir())))).flat();
+    const next = createPolicyFromSettings({ user, workspace, mode: this.windowMode ?? configuredMode(), workspaceTrusted, workspaceFolders: folders, ignored: this.ignored, gitPaths });
     next.adoptSessionRules(this.policy);
     const sandboxProblems = this.sandbox ? await this.configureSandbox(next, files, workspaceTrusted, folders) : [];
     this.policy = next;

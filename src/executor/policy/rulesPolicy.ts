@@ -20,7 +20,7 @@ import { containingFolder, judgePath, judgeShellPath, realFolders, type PathJudg
 import { ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatch';
 import { EVERY_TOOL, parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
 import type { PermissionMode } from './modes';
-import { classifySensitive } from './sensitiveFiles';
+import { sensitiveReason } from './sensitiveFiles';
 import { splitCommand, type CommandWord } from './shellSplit';
 import { argumentChecks } from './shellArguments';
 import { subjectsOf } from './subjects';
@@ -45,6 +45,11 @@ export interface RulesPolicyOptions {
   readonly additionalDirectories?: readonly string[];
   /** Agents' ignore files: a command whose arguments or redirections name what they exclude asks. */
   readonly ignored?: IgnoredPaths;
+  /**
+   * Git files beyond git's names (`src/tools/sandbox/gitPaths.ts`: files a repository's config includes,
+   * submodule checkouts' `.git` files), absolute: writing one always asks.
+   */
+  readonly gitPaths?: readonly string[];
   /** How problems name the user's and the workspace's rules (their files). */
   readonly origins?: { readonly user?: string; readonly workspace?: string };
 }
@@ -79,6 +84,7 @@ export class RulesPolicy implements PermissionPolicy {
   private readonly rules: PermissionRule[] = [];
   private readonly additionalDirectories: readonly string[];
   private readonly ignored: IgnoredPaths | undefined;
+  private readonly gitPaths: ReadonlySet<string>;
   private readonly origins: { readonly user?: string; readonly workspace?: string };
 
   constructor(options: RulesPolicyOptions = {}) {
@@ -86,6 +92,7 @@ export class RulesPolicy implements PermissionPolicy {
     this.workspaceTrusted = options.workspaceTrusted ?? true;
     this.additionalDirectories = options.additionalDirectories ?? [];
     this.ignored = options.ignored;
+    this.gitPaths = new Set(options.gitPaths ?? []);
     this.origins = options.origins ?? {};
     for (const [source, lists] of [['user', options.user], ['workspace', options.workspace], ['cli', options.cli]] as const) {
       for (const behavior of ['deny', 'ask', 'allow'] as const) {
@@ -266,7 +273,7 @@ export class RulesPolicy implements PermissionPolicy {
     if (this.mode === 'plan' && !flags.readOnly) {
       return { behavior: 'deny', by: 'mode', reason: `plan mode runs only read-only tools, and ${toolName} is not read-only` };
     }
-    const sensitive = sandboxed ? undefined : sensitiveReason(check, this.ignored?.names?.());
+    const sensitive = sandboxed ? undefined : sensitiveReason(check, this.ignored?.names?.(), this.gitPaths);
     if (sensitive) return { behavior: 'ask', by: 'rule', rule: 'sensitive file', reason: sensitive, forced: true };
     // The file tools refuse what an agent ignore file excludes; a command reaching it asks, every time.
     const excluded = check.kind === 'path' && check.fromCommand ? this.excludedReason(check.path.real) : undefined;
@@ -359,26 +366,6 @@ function combine(verdicts: readonly Verdict[]): PermissionDecision {
     return { behavior: 'allow', by: 'rule', rule: [...new Set(byRule.map((verdict) => verdict.rule!))].join(', '), reason: byRule.map((verdict) => verdict.reason).join('; ') };
   }
   return verdicts[0] ?? { behavior: 'ask', by: 'mode', reason: 'nothing to check' };
-}
-
-function sensitiveReason(check: Check, ignoreFiles: readonly string[] | undefined): string | undefined {
-  if (check.kind !== 'path') return undefined;
-  for (const candidate of [check.path.lexical, ...check.path.real]) {
-    const sensitive = classifySensitive(candidate, check.access, ignoreFiles);
-    if (!sensitive) continue;
-    const verb = check.access === 'write' ? 'writing' : 'reading';
-    switch (sensitive.category) {
-      case 'agent-memory':
-        return `${candidate} is an agent memory file (${sensitive.matched}): ${verb} it always asks`;
-      case 'secret':
-        return `${candidate} may hold secrets (${sensitive.matched}): ${verb} it always asks`;
-      case 'config':
-        return `${candidate} is configuration that can run code (${sensitive.matched}): ${verb} it always asks`;
-      case 'ignore-file':
-        return `${candidate} is an agent ignore file, which decides what every tool and Workspace Changes see: ${verb} it always asks`;
-    }
-  }
-  return undefined;
 }
 
 /** Only absolute (`//`, `~/`) and exact session rules may allow a path outside the workspace folders. */

@@ -15,6 +15,7 @@ import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
 import { createNodeSnapshotter, type NodeWorkspaceSnapshotter } from '../../../src/node/snapshot/nodeSnapshotter';
 import { ProcessSupervisor } from '../../../src/tools/processTree';
 import { BashSandbox } from '../../../src/tools/sandbox/bashSandbox';
+import { repositoryPaths } from '../../../src/tools/sandbox/gitPaths';
 import { CAN_SANDBOX } from './canSandbox';
 import { makeWorkspace, type Workspace } from './helpers';
 
@@ -185,6 +186,31 @@ describe('git files, through Write in acceptEdits mode', () => {
       assert.equal(ws.read(file), 'x\n');
     });
   }
+});
+
+describe("a file the repository's config includes, through Write in acceptEdits mode", { skip: HAS_GIT ? false : 'needs git' }, () => {
+  let ws: Workspace;
+  let asked: ApprovalRequest[];
+  let dir: string;
+  beforeEach(async () => {
+    asked = [];
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'git-include-')));
+    prepare(dir, 'repo');
+    git(dir, 'config', 'include.path', '../team.gitconfig');
+    const permissionPolicy = new RulesPolicy({ mode: 'acceptEdits', gitPaths: await repositoryPaths(dir, os.homedir()) });
+    ws = makeWorkspace({ executor: { workspaceFolders: [dir], permissionPolicy, approvalClient: { requestApproval: async (request) => (asked.push(request), { kind: 'deny' }) } } });
+    mainRepositories.push(dir);
+  });
+  afterEach(() => ws.dispose());
+
+  it('asks, whatever the mode; a file beside it does not', async () => {
+    const included = await ws.executor.execute({ id: 'i1', name: 'Write', input: { file_path: path.join(dir, 'team.gitconfig'), content: '[core]\n' } });
+    assert.equal(asked.length, 1, included.modelContent);
+    assert.match(asked[0]!.reason, /includes/);
+    assert.equal(fs.existsSync(path.join(dir, 'team.gitconfig')), false);
+    await ws.executor.execute({ id: 'i2', name: 'Write', input: { file_path: path.join(dir, 'other.gitconfig'), content: 'x\n' } });
+    assert.equal(asked.length, 1, 'a near miss is an ordinary edit');
+  });
 });
 
 describe('git files, in Workspace Changes', { skip: HAS_GIT ? false : 'needs git' }, () => {
