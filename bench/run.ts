@@ -8,6 +8,7 @@ import { REPEATS, REPO_ROOT, runTimed, type Row } from './lib';
 import { bundleRow, HOST_STARTS } from './rows/bundle';
 import { echoRow, noopRow, readRow } from './rows/pipeline';
 import { bigOutputRow, freshCliRow } from './rows/process';
+import { promptAssemblyRow } from './rows/promptAssembly';
 import { redactionRow } from './rows/redaction';
 import { sandboxEchoRow } from './rows/sandbox';
 import { writeSnapshotRow } from './rows/snapshot';
@@ -25,6 +26,7 @@ const ROWS: ReadonlyArray<readonly [string, () => Promise<Row>]> = [
   ['truncation', truncationRow],
   ['bundle', bundleRow],
   ['sandbox', sandboxEchoRow],
+  ['prompt', promptAssemblyRow],
 ];
 
 /**

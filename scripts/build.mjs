@@ -180,10 +180,12 @@ const zodEnglishOnly = {
 function moduleNames(request) {
   const names =
     request === 'vscode'
-      ? [...readFileSync('node_modules/@types/vscode/index.d.ts', 'utf8').matchAll(/^\texport (?:namespace|class|enum|function|const|let) ([A-Za-z_$][\w$]*)/gm)].map((match) => match[1])
+      ? [...readFileSync('node_modules/@types/vscode/index.d.ts', 'utf8').matchAll(/^\texport (?:namespace|class|enum|function|const|let) ([A-Za-z_$][\w$]*)/gm)].map((match) => match[1]).concat(NEWER_VSCODE_NAMES)
       : Object.keys(createRequire(import.meta.url)(request));
   return [...new Set(names)].filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && !RESERVED.has(name));
 }
+/** Values of VS Code versions newer than the typings that the glue uses where they exist (`undefined` before). */
+const NEWER_VSCODE_NAMES = ['LanguageModelDataPart'];
 const RESERVED = new Set(['default', 'delete', 'new', 'function', 'class', 'enum', 'export', 'import', 'in', 'instanceof', 'typeof', 'void', 'with', 'yield', 'await', 'let', 'static', 'var', 'const']);
 
 /**

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ToolExecutor } from './executor/executor';
+import type { IgnoredPaths } from './executor/ports/ignoredPaths';
 import type { Redactor } from './executor/ports/redactor';
 import { ToolRegistry } from './executor/registry';
 import { ARTIFACT_SCHEME } from './executor/results/artifactLayout';
@@ -17,7 +18,10 @@ import type { LaunchInfo } from './extensionLauncher';
 import type { AgentToolExecutorApi } from './vscode/api';
 import { ArtifactOpener } from './vscode/artifactLinks';
 import { DiffLinks } from './vscode/chat/diffLinks';
-import { DEFAULT_MAX_ROUNDS } from './vscode/chat/modelLoop';
+import { compactConversation } from './vscode/chat/compact';
+import { ContextMemory } from './vscode/chat/contextFit';
+import { DEFAULT_MAX_ROUNDS, runModelLoop } from './vscode/chat/modelLoop';
+import type { CommandHost } from './vscode/chat/slashCommands';
 import { PARTICIPANT_ID, registerChatParticipant } from './vscode/chat/participant';
 import { AgentBridge } from './vscode/bridge/agentBridge';
 import { AcpAgents } from './vscode/acp/acpAgents';
@@ -60,6 +64,8 @@ interface Core {
   readonly permissions: SettingsPermissions;
   readonly artifactStore: NodeArtifactStore;
   readonly externalTools: ExternalTools;
+  readonly ignored: IgnoredPaths;
+  readonly sandbox: BashSandbox;
   /** Ends what the core started: the executor's calls, their processes, the watcher, the session's artifacts. */
   end(): Promise<void>;
 }
@@ -148,18 +154,30 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version: String(context.extension.packageJSON.version), workspaceFolders: () => workspaceFolders });
   const acpChat = new AcpChat(acpAgents, { redactor, diffLinks, workspaceFolders: () => workspaceFolders });
   subscriptions.push(acpAgents);
+  const chatHost: CommandHost = {
+    participantId: PARTICIPANT_ID,
+    executor,
+    redactor,
+    diffLinks,
+    policy: permissions,
+    workspaceFolders: () => workspaceFolders,
+    maxRounds: () => vscode.workspace.getConfiguration(CONFIG_SECTION).get<number>('chat.maxRounds') ?? DEFAULT_MAX_ROUNDS,
+    refreshTools: () => core().externalTools.sync(),
+    contextMemory: new ContextMemory(),
+    // A result taken out of the prompt is saved as the executor saves large results, so Read finds it again.
+    saveResult: async (callId, text) => (await core().artifactStore.write({ sessionId, callId, retention: 'session', content: text })).uri,
+    promptSettings: () => {
+      const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
+      return { instructions: config.get<string>('chat.instructions') ?? '', instructionFiles: config.get<boolean>('chat.instructionFiles') ?? true };
+    },
+    permissionMode: () => core().permissions.mode,
+    sandboxState: () => core().sandbox.state,
+    ignoredPaths: () => core().ignored,
+    logger,
+  };
   subscriptions.push(
     registerChatParticipant(
-      {
-        participantId: PARTICIPANT_ID,
-        executor,
-        redactor,
-        diffLinks,
-        policy: permissions,
-        workspaceFolders: () => workspaceFolders,
-        maxRounds: () => vscode.workspace.getConfiguration(CONFIG_SECTION).get<number>('chat.maxRounds') ?? DEFAULT_MAX_ROUNDS,
-        refreshTools: () => core().externalTools.sync(),
-      },
+      chatHost,
       context.extensionUri,
       agent,
       acpChat,
@@ -218,6 +236,8 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
         removePermissionRule: (rule) => core().permissions.removeRule(rule),
         acpPrompt: (name, request, stream, token) => acpChat.handle(request, name, stream, token),
         coreStarted: () => started !== undefined,
+        modelPrompt: (request, chatContext, stream, token) => runModelLoop(chatHost, request, chatContext, stream, token),
+        compactPrompt: (request, chatContext, stream, token) => compactConversation(chatHost, request, chatContext, stream, token),
       } satisfies NonNullable<AgentToolExecutorApi['testing']>,
     });
   }
@@ -304,6 +324,8 @@ function startCore(wiring: CoreWiring): Core {
     permissions,
     artifactStore,
     externalTools,
+    ignored: agentIgnore.ignored,
+    sandbox,
     end: async () => {
       await artifactStore.endSession(sessionId);
       await executor.dispose();

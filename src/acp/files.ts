@@ -1,7 +1,10 @@
 // fs/read_text_file → Read, fs/write_text_file → Write, through the executor (src/acp/calls.ts).
 // Read answers numbered lines and a paging note for a model; an ACP agent wants the file's text, so the
 // numbers and the note are taken off what Read returned (after redaction: a secret never leaves).
-import { open } from 'node:fs/promises';
+import { fstat, read } from 'node:fs';
+import { promisify } from 'node:util';
+import { realLocation } from '../executor/policy/paths';
+import { closeQuietly, openForRead } from '../tools/judgedFile';
 import { isAbsolute } from 'node:path';
 import type { Acp } from './sdk';
 import type { ToolCallResult } from '../executor/result';
@@ -13,6 +16,8 @@ const NUMBERED_LINE = /^ *\d+\t/;
 /** Read's note after a page: `[Showing lines …]` or `[Output stopped at …]`. */
 const PAGE_NOTE = /\n\n\[(?:Showing lines|Output stopped at) [^\n]*\]$/;
 const EMPTY_FILE = /^\(.* is empty: 0 lines\)$/s;
+const fstatAsync = promisify(fstat);
+const readAsync = promisify(read);
 
 export async function readTextFile(runner: CallRunner, params: Acp.ReadTextFileRequest, signal: AbortSignal): Promise<Outcome<Acp.ReadTextFileResponse>> {
   if (typeof params.path !== 'string' || params.path === '') return fail(AcpErrorCodes.invalidParams, 'path is required');
@@ -27,17 +32,18 @@ export async function readTextFile(runner: CallRunner, params: Acp.ReadTextFileR
   return ok({ content: whole ? `${content}\n` : content });
 }
 
+/** Whether the file's last byte is a newline: opened as the tools open a path (no link followed at its end, the descriptor verified). */
 async function endsWithNewline(file: string): Promise<boolean> {
   try {
-    const handle = await open(file, 'r');
+    const fd = await openForRead(await realLocation(file));
     try {
-      const { size } = await handle.stat();
+      const { size } = await fstatAsync(fd);
       if (size === 0) return false;
       const last = Buffer.alloc(1);
-      await handle.read(last, 0, 1, size - 1);
+      await readAsync(fd, last, 0, 1, size - 1);
       return last[0] === 0x0a;
     } finally {
-      await handle.close();
+      closeQuietly(fd);
     }
   } catch {
     return false;

@@ -12,6 +12,7 @@ import { redactingLogger } from '../executor/results/redaction/redactingLogger';
 import { NodeArtifactStore } from '../node/artifacts/nodeArtifactStore';
 import { commandHookSource } from '../node/commandHooks';
 import { JsonlSessionRecorder } from '../node/sessionRecord/jsonlSessionRecorder';
+import { keyPath, valueLocation } from '../node/jsonLocation';
 import { loadSettingsFile } from '../node/settingsFile';
 import { createNodeSnapshotter } from '../node/snapshot/nodeSnapshotter';
 import { BashSandbox } from '../tools/sandbox/bashSandbox';
@@ -48,11 +49,13 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
   const logger = redactingLogger(options.logger, redactor);
   let settings: Record<string, unknown> | undefined;
   let settingsPath: string | undefined;
+  let settingsText: string | undefined;
   if (options.settingsFile !== undefined) {
     settingsPath = resolve(options.cwd, options.settingsFile);
     const loaded = await loadSettingsFile(settingsPath);
-    if (!loaded.ok) throw new UsageError(`--settings: ${loaded.error}`);
+    if (!loaded.ok) throw new UsageError(`--settings: ${loaded.error}; nothing was run`);
     settings = loaded.settings;
+    settingsText = loaded.text;
   }
   // Agents' ignore files at the workspace's root (.aiignore, …), honoured by every tool and command check.
   const ignored = new AgentIgnoreFiles(() => [options.workspace]);
@@ -67,13 +70,14 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
     origins: { user: settingsPath },
   });
   const sandboxSettings = parseSandboxSettings(settings, settingsPath ?? 'settings');
-  // Fail closed: a settings file that cannot be used as written is refused, never half applied.
+  // Only a file of the wrong shape is refused (as Claude Code does); a rule that cannot be read is a warning.
   const fatal = [...permissionPolicy.problems.filter((problem) => !permissionPolicy.notices.includes(problem)), ...sandboxSettings.problems];
   if (fatal.length > 0) {
-    const listed = fatal.map((problem) => `\n  ${problem}`).join('');
+    const listed = fatal.map((problem) => `\n  ${withLocation(problem, settingsText)}`).join('');
     throw new UsageError(`--settings: ${fatal.length} problem${fatal.length === 1 ? '' : 's'} in ${settingsPath}; nothing was run:${listed}`);
   }
-  for (const notice of permissionPolicy.notices) logger.warn('settings.notice', { notice });
+  // Said once, as a line of its own on stderr (the log would say it a second time).
+  for (const notice of permissionPolicy.notices) process.stderr.write(`tool-exec: warning: ${notice}\n`);
   // The OS sandbox (issue 17): started and checked now, before any command; where it cannot run, said once.
   const sandbox = new BashSandbox({ onUnavailable: (message) => process.stderr.write(`tool-exec: ${message}\n`) });
   const allowRules = permissionPolicy.allRules.filter((rule) => rule.behavior === 'allow').map((rule) => rule.text);
@@ -102,4 +106,11 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
       await snapshotter.dispose();
     },
   };
+}
+
+/** `…: permissions.allow must be an array…` → the same, with the line and column of that key. */
+function withLocation(problem: string, text: string | undefined): string {
+  const key = /: ((?:permissions|sandbox|hooks)(?:\.[A-Za-z]+|\[\d+\])*)/.exec(problem)?.[1];
+  const at = text !== undefined && key !== undefined ? valueLocation(text, keyPath(key)) : undefined;
+  return at ? `line ${at.line}, column ${at.column}: ${problem}` : problem;
 }

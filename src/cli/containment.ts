@@ -4,7 +4,10 @@
 //   1. Each handler runs in an AsyncLocalStorage scope naming its call; timers, callbacks and promises it
 //      starts inherit the scope, so an uncaught exception or an unhandled rejection is attributed to the
 //      call that started the work, even when several run at once.
-//   2. The faulty call ends at once with `tool NAME crashed: ...`; every other call keeps its result.
+//   2. The faulty call ends with `tool NAME crashed: ...`; every other call keeps its result. A fault that
+//      comes after the handler returned (a microtask, timer or promise it left behind) is logged with
+//      the call's name and the call keeps its result. `queueMicrotask` callbacks are wrapped while
+//      installed: Node does not keep their scope for an exception that escapes them.
 //   3. `process.exit()` from tool code is refused (it throws, and the call fails): only the CLI decides
 //      when it exits and with what code.
 //   4. A fault in module code outside any call (a timer started at import) is named on stderr; a fault
@@ -41,6 +44,7 @@ export interface ContainmentReport {
 export class ToolContainment {
   private readonly scopes = new AsyncLocalStorage<Scope>();
   private readonly originalExit = process.exit;
+  private readonly originalQueueMicrotask = globalThis.queueMicrotask;
   private readonly realExit = process.exit.bind(process);
   private installed = false;
   private faultCount = 0;
@@ -63,6 +67,7 @@ export class ToolContainment {
       this.attribute(error, 'exit');
       throw error;
     }) as typeof process.exit;
+    globalThis.queueMicrotask = this.queueMicrotask;
     process.on('uncaughtException', this.onUncaught);
     process.on('unhandledRejection', this.onUnhandled);
   }
@@ -72,6 +77,7 @@ export class ToolContainment {
     if (!this.installed) return;
     this.installed = false;
     process.exit = this.originalExit;
+    globalThis.queueMicrotask = this.originalQueueMicrotask;
     process.off('uncaughtException', this.onUncaught);
     process.off('unhandledRejection', this.onUnhandled);
   }
@@ -114,6 +120,19 @@ export class ToolContainment {
     this.attribute(error, 'uncaught');
   };
 
+  /** `queueMicrotask` whose callback's escaping exception is attributed to the scope that queued it. */
+  private readonly queueMicrotask = (callback: () => void): void => {
+    const scope = this.scopes.getStore();
+    if (!scope || typeof callback !== 'function') return this.originalQueueMicrotask.call(globalThis, callback);
+    this.originalQueueMicrotask.call(globalThis, () => {
+      try {
+        callback();
+      } catch (error) {
+        this.attributeTo(scope, error, 'uncaught');
+      }
+    });
+  };
+
   private readonly onUnhandled = (reason: unknown): void => {
     this.attribute(reason, 'unhandled');
   };
@@ -124,6 +143,10 @@ export class ToolContainment {
       this.internalError(error);
       return;
     }
+    this.attributeTo(scope, error, how);
+  }
+
+  private attributeTo(scope: Scope, error: unknown, how: 'uncaught' | 'unhandled' | 'exit'): void {
     this.faultCount++;
     const what =
       error instanceof ToolExitError
@@ -131,11 +154,17 @@ export class ToolContainment {
         : how === 'uncaught'
           ? `an uncaught exception outside its handler (in a timer or callback): ${describe(error)}`
           : `an unhandled promise rejection: ${describe(error)}`;
-    if (scope.fail && !scope.done) {
-      scope.fail(error instanceof ToolExitError ? error : new ToolFaultError(what));
+    if (error instanceof ToolExitError) {
+      if (scope.fail && !scope.done) scope.fail(error);
+      else this.warn(`${scope.label}${scope.fail ? ', after its call ended,' : ''} caused ${what}`);
       return;
     }
-    this.warn(`${scope.label}${scope.fail ? ', after its call ended,' : ''} caused ${what}`);
+    // Decided once the microtasks have run: a handler that already returned has settled by then and
+    // keeps its result, since the fault came from work it left behind.
+    setImmediate(() => {
+      if (scope.fail && !scope.done) scope.fail(new ToolFaultError(what));
+      else this.warn(`${scope.label}${scope.fail ? ', after its call ended,' : ''} caused ${what}`);
+    });
   }
 }
 

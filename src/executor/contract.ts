@@ -241,6 +241,8 @@ export interface ProposedChange {
 /** Where `prepareApproval` runs: relative paths are read against these folders, as the tools read them. */
 export interface ApprovalContext {
   readonly workspaceFolders: readonly string[];
+  /** The call's reading of a path, the one its permission was judged on (`ToolContext.judgePath`). */
+  judgePath?(raw: string): Promise<JudgedPath>;
 }
 
 /**

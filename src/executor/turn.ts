@@ -33,7 +33,7 @@ export interface TurnOptions {
   readonly maxTotalResultBytes?: number;
   /** A lower limit of handlers at once for this turn, within the executor's. @default the executor's */
   readonly maxConcurrency?: number;
-  /** Reaches every handler as `ctx.turn.context` (VS Code: the chat request's `toolInvocationToken`). */
+  /** Reaches every handler as `ctx.turn.context`: what the host wants its handlers to know of the turn. */
   readonly context?: unknown;
   /** Start qualifying calls while the model streams. @default true */
   readonly earlyDispatch?: boolean;

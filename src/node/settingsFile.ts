@@ -1,9 +1,10 @@
 // Loads a settings file shaped like Claude Code's `settings.json` (`tool-exec --settings FILE`).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseErrorLocation } from './jsonLocation';
 
 export type SettingsFileLoad =
-  | { readonly ok: true; readonly path: string; readonly settings: Record<string, unknown> }
+  | { readonly ok: true; readonly path: string; readonly settings: Record<string, unknown>; readonly text?: string }
   | { readonly ok: false; readonly path: string; readonly error: string };
 
 /** Reads and parses the file; a missing file or bad JSON is a value, with a message naming the file. */
@@ -19,12 +20,14 @@ export async function loadSettingsFile(path: string, signal?: AbortSignal): Prom
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    return { ok: false, path, error: `settings file ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+    const at = parseErrorLocation(text.replace(/^\uFEFF/, ''), error);
+    const where = at ? ` at line ${at.line}, column ${at.column}` : '';
+    return { ok: false, path, error: `settings file ${path} is not valid JSON${where}: ${error instanceof Error ? error.message : String(error)}` };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, path, error: `settings file ${path} must hold a JSON object` };
   }
-  return { ok: true, path, settings: value as Record<string, unknown> };
+  return { ok: true, path, settings: value as Record<string, unknown>, text: text.replace(/^\uFEFF/, '') };
 }
 
 /** Claude Code's settings files, relative to the home folder and to a workspace folder. */

@@ -1,7 +1,5 @@
 // Edit: replaces `old_string` with `new_string` in a file the model has read. Exact match first; a missing or
 // ambiguous match is an error that says what to do. Line endings, BOM and encoding are kept. `file_diff` display.
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
 import { deferredSchema } from '../executor/schema';
@@ -10,6 +8,7 @@ import { applyEdit, closestLines, findEdit, lineAt } from './editMatch';
 import { buildFileDiffDisplay } from '../executor/results/displays/fileDiff';
 import { decodeText, encodeText } from './fileText';
 import { withFsErrors } from './fsErrors';
+import { createNew, judgedLocation, openForUpdate, rewrite } from './judgedFile';
 import { displayPath, normalisePathField, pathOf, resolveToolPath } from './paths';
 import { previewLines } from './preview';
 import { proposedChange } from './proposedChange';
@@ -64,46 +63,61 @@ async function editFile(input: EditInput, ctx: ToolContext): Promise<ToolOutput<
   if (resolved.fromArtifact) return failure('persisted results are read-only; edit a workspace file instead');
   if (input.old_string === input.new_string) return failure('old_string and new_string are the same: there is nothing to change.');
   const file = resolved.absolute;
-  return withFsErrors('edit', () => file, () => editResolved(file, input, ctx));
+  return withFsErrors('edit', () => file, async () => {
+    // The file changed is the one judged (src/tools/judgedFile.ts), whatever its name points at by now.
+    const real = await judgedLocation(pathOf(input), ctx);
+    if (real === undefined) return failure(`cannot edit ${file}: the permission check found no file at this path`);
+    return editResolved(file, real, input, ctx);
+  });
 }
 
-async function editResolved(file: string, input: EditInput, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {
-  const stats = await fs.stat(file).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
+async function editResolved(file: string, real: string, input: EditInput, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {
+  const handle = await openForUpdate(real).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EISDIR') return 'directory' as const;
     throw error;
   });
-  if (!stats) {
+  if (handle === 'directory') return failure(`${file} is a directory; give a file path.`);
+  if (!handle) {
     if (input.old_string !== '') return failure(await fileNotFoundMessage(file, ctx.workDir));
-    return createWithEdit(file, input.new_string, ctx);
+    return createWithEdit(file, real, input.new_string, ctx);
   }
-  if (stats.isDirectory()) return failure(`${file} is a directory; give a file path.`);
-  const stale = readBeforeWriteError(file, stats, ctx.files);
-  if (stale) return failure(stale);
-  const decoded = decodeText(await fs.readFile(file, { signal: ctx.signal }));
-  const before = decoded.text;
-  const plan = planEdit(before, input);
-  if (!plan.ok) {
-    if (plan.problem === 'notUnique') return failure(notUniqueMessage(file, before, plan.positions));
-    if (plan.problem === 'notEmpty') return failure(`old_string is empty but ${file} is not: give the text to replace, or use Write to replace the whole file.`);
-    return failure(notFoundMessage(file, before, input.old_string));
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return failure(`${file} is not a regular file.`);
+    const stale = readBeforeWriteError(file, stats, ctx.files);
+    if (stale) return failure(stale);
+    const decoded = decodeText(await handle.readFile({ signal: ctx.signal }));
+    const before = decoded.text;
+    const plan = planEdit(before, input);
+    if (!plan.ok) {
+      if (plan.problem === 'notUnique') return failure(notUniqueMessage(file, before, plan.positions));
+      if (plan.problem === 'notEmpty') return failure(`old_string is empty but ${file} is not: give the text to replace, or use Write to replace the whole file.`);
+      return failure(notFoundMessage(file, before, input.old_string));
+    }
+    const { after, replaced, firstOffset } = plan;
+    ctx.throwIfAborted();
+    await rewrite(handle, encodeText(after, decoded), false);
+    recordWritten(file, await handle.stat(), ctx.files);
+    const shown = displayPath(file, ctx);
+    const snippet = snippetAround(after, lineAt(after, firstOffset), input.new_string);
+    return {
+      content: `Edited ${shown}: replaced ${replaced} occurrence${replaced === 1 ? '' : 's'}.\n${snippet}`,
+      data: { path: file, before, after, created: false },
+    };
+  } finally {
+    await handle.close();
   }
-  const { after, replaced, firstOffset } = plan;
-  ctx.throwIfAborted();
-  await fs.writeFile(file, encodeText(after, decoded));
-  await recordWritten(file, ctx.files);
-  const shown = displayPath(file, ctx);
-  const snippet = snippetAround(after, lineAt(after, firstOffset), input.new_string);
-  return {
-    content: `Edited ${shown}: replaced ${replaced} occurrence${replaced === 1 ? '' : 's'}.\n${snippet}`,
-    data: { path: file, before, after, created: false },
-  };
 }
 
-async function createWithEdit(file: string, content: string, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {
+async function createWithEdit(file: string, real: string, content: string, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {
   ctx.throwIfAborted();
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, content, { flag: 'wx' });
-  await recordWritten(file, ctx.files);
+  const handle = await createNew(real);
+  try {
+    await rewrite(handle, Buffer.from(content), true);
+    recordWritten(file, await handle.stat(), ctx.files);
+  } finally {
+    await handle.close();
+  }
   return { content: `Created ${displayPath(file, ctx)}.`, data: { path: file, before: '', after: content, created: true } };
 }
 

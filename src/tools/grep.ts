@@ -1,14 +1,17 @@
 // Grep: ripgrep over the workspace. Modes: matching lines with numbers and context, files with matches (newest
 // first), or counts; glob and type filters; capped, with ripgrep stopped once the cap is reached.
 import { spawn } from 'node:child_process';
+import { fstatSync } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
 import { deferredSchema } from '../executor/schema';
+import { realLocation } from '../executor/policy/paths';
 import { SECRET_FILE_GLOBS } from '../executor/policy/sensitiveFiles';
 import { headWithinChars } from '../executor/text';
 import { newestFirst } from './glob';
+import { closeQuietly, judgedLocation, openForRead, PATH_CHANGED } from './judgedFile';
 import { displayPath, resolveToolPath } from './paths';
 import { findRipgrep, ripgrepMissingMessage } from './ripgrep';
 
@@ -81,7 +84,23 @@ async function search(input: GrepInput, ctx: ToolContext, rgPath: string | undef
   // Relative to the folder ripgrep runs in, so it prints short paths; none for the folder itself.
   const relative = path.relative(ctx.workDir, resolved.absolute);
   const target = relative.startsWith('..') || path.isAbsolute(relative) ? resolved.absolute : relative;
-  const run = await runRipgrep(rg, [...agentIgnoreArgs(ctx), ...ripgrepArgs(input, mode, target)], ctx, lineCap(mode));
+  const root = await openedRoot(searchPath(input), resolved, ctx);
+  if (root !== 'folder' && typeof root === 'string') return { content: `cannot search ${target || ctx.workDir}: ${root}`, isError: true };
+  const file = root === 'folder' ? undefined : root;
+  // A file is searched through its verified descriptor as ripgrep's stdin, named back as the model named it
+  // (`--label` is too new for the ripgrep some systems have). A folder is named with `/.` after it, so a
+  // link to a file put in its place since fails instead of being searched as a named file.
+  const folderTarget = target === '' ? '' : `${target}${path.sep}.`;
+  const args = file === undefined ? ripgrepArgs(input, mode, folderTarget) : [...ripgrepArgs(input, mode, ''), '-'];
+  let run: RipgrepRun;
+  try {
+    run = await runRipgrep(rg, [...agentIgnoreArgs(ctx), ...args], ctx, lineCap(mode), file);
+  } finally {
+    if (file !== undefined) closeQuietly(file);
+  }
+  const shownAs = file !== undefined ? RIPGREP_STDIN : `${folderTarget}${path.sep}`;
+  const shown = file !== undefined ? target : `${target}${path.sep}`;
+  if (target !== '') run = { ...run, lines: run.lines.map((line) => (line.startsWith(shownAs) ? `${shown}${line.slice(shownAs.length)}` : line)) };
   if (run.exitCode === 2 && run.lines.length === 0) {
     return { content: `ripgrep failed: ${run.stderr.trim() || 'exit code 2'}`, isError: true };
   }
@@ -101,6 +120,29 @@ async function search(input: GrepInput, ctx: ToolContext, rgPath: string | undef
   }
   if (run.exitCode === 2) note += `\n(Some files could not be searched: ${headWithinChars(run.stderr.trim().split('\n')[0] ?? '', 300)})`;
   return { content: lines.join('\n') + note, data: { mode, lines: lines.length, capped: run.capped } };
+}
+
+/**
+ * The search root opened as the policy judged it (src/tools/judgedFile.ts): a file's descriptor, or
+ * 'folder' for a folder, which ripgrep walks itself; the refusal when it is missing, changed, or neither.
+ */
+async function openedRoot(raw: string, resolved: { absolute: string; fromArtifact: boolean }, ctx: ToolContext): Promise<number | 'folder' | string> {
+  const real = resolved.fromArtifact ? await realLocation(resolved.absolute) : await judgedLocation(raw, ctx);
+  if (real === undefined) return 'the permission check found no file at this path';
+  let fd: number;
+  try {
+    fd = await openForRead(real);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'no such file or folder';
+    if (code === PATH_CHANGED) return (error as Error).message;
+    return `${real}: ${(error as Error).message}`;
+  }
+  const stats = fstatSync(fd);
+  if (stats.isFile()) return fd;
+  closeQuietly(fd);
+  // A FIFO or a device named as the root would hold ripgrep (and the call) until something writes to it.
+  return stats.isDirectory() ? 'folder' : 'it is not a regular file or folder';
 }
 
 /**
@@ -138,6 +180,9 @@ export function ripgrepArgs(input: GrepInput, mode: GrepData['mode'], target: st
   return args;
 }
 
+/** How ripgrep names its stdin in what it prints. */
+const RIPGREP_STDIN = '<stdin>';
+
 interface RipgrepRun {
   readonly lines: string[];
   readonly capped: boolean;
@@ -145,10 +190,10 @@ interface RipgrepRun {
   readonly stderr: string;
 }
 
-/** Runs ripgrep in the workspace folder, reading at most `maxLines` lines; stops it at the cap or on cancel. */
-async function runRipgrep(rg: string, args: string[], ctx: ToolContext, maxLines: number): Promise<RipgrepRun> {
+/** Runs ripgrep in the workspace folder (`input`: a descriptor it reads as its stdin), reading at most `maxLines` lines; stops it at the cap or on cancel. */
+async function runRipgrep(rg: string, args: string[], ctx: ToolContext, maxLines: number, input?: number): Promise<RipgrepRun> {
   ctx.throwIfAborted();
-  const child = spawn(rg, args, { cwd: ctx.workDir, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  const child = spawn(rg, args, { cwd: ctx.workDir, stdio: [input ?? 'ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'], windowsHide: true });
   const exited = new Promise<number | null>((resolve) => {
     child.once('close', (code) => resolve(code));
     child.once('error', () => resolve(2));

@@ -1,12 +1,18 @@
 // "Review Diff" before an approval (issue 11): what Write or Edit would make of a file, computed when
 // the approval is asked, so the user can see the whole change in a diff editor before answering.
-import * as fs from 'node:fs/promises';
+import { fstat, read } from 'node:fs';
+import { promisify } from 'node:util';
 import type { ApprovalContext, ProposedChange } from '../executor/contract';
 import { resolveModelPath } from '../executor/paths';
+import { realLocation } from '../executor/policy/paths';
+import { closeQuietly, openForRead } from './judgedFile';
 import { decodeText } from './fileText';
 
 /** Files larger than this get no "Review Diff" (the dialog's preview still shows the change). Ours. */
 export const PROPOSED_CHANGE_MAX_BYTES = 1024 * 1024;
+
+const fstatAsync = promisify(fstat);
+const readAsync = promisify(read);
 
 /**
  * The change `after(before)` would make to the file the model named; undefined when there is nothing
@@ -20,15 +26,25 @@ export async function proposedChange(
   const resolved = resolveModelPath(rawPath, context?.workspaceFolders ?? []);
   if (!resolved.ok || resolved.kind !== 'file') return undefined;
   const file = resolved.absolute;
+  // The file the handler will change: the judged one, opened as the tools open it (src/tools/judgedFile.ts).
+  const judged = context?.judgePath ? await context.judgePath(rawPath) : undefined;
+  const real = judged?.kind === 'file' ? judged.path.real[0] : await realLocation(file);
+  if (real === undefined) return undefined;
   let before = '';
   let exists = true;
+  let fd: number | undefined;
   try {
-    const stats = await fs.stat(file);
+    fd = await openForRead(real);
+    const stats = await fstatAsync(fd);
     if (!stats.isFile() || stats.size > PROPOSED_CHANGE_MAX_BYTES) return undefined;
-    before = decodeText(await fs.readFile(file)).text;
+    const bytes = Buffer.alloc(stats.size);
+    const { bytesRead } = await readAsync(fd, bytes, 0, stats.size, 0);
+    before = decodeText(bytes.subarray(0, bytesRead)).text;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
     exists = false;
+  } finally {
+    if (fd !== undefined) closeQuietly(fd);
   }
   const text = after(before, exists);
   if (text === undefined || Buffer.byteLength(text) > PROPOSED_CHANGE_MAX_BYTES) return undefined;

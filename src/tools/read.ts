@@ -1,19 +1,22 @@
 // Read: a file's lines, numbered, paged by offset/limit; images as media; persisted results by their URI.
 // Records what was read (mtime, size) for the read-before-write check of Write and Edit.
 import { isAscii } from 'node:buffer';
-import { close, closeSync, constants, createReadStream, fstatSync, lstatSync, open, openSync, read, readSync, stat, type Stats } from 'node:fs';
-import * as fs from 'node:fs/promises';
+import { close, fstat, fstatSync, read, readSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import type { MediaPart, ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
 import { deferredSchema } from '../executor/schema';
 import { ARTIFACT_SCHEME } from '../executor/results/artifactLayout';
 import { processMountTable, type LocalFileSystems } from '../executor/localMounts';
+import { realLocation } from '../executor/policy/paths';
 import { formatBytes, headWithinChars, utf8Bytes } from '../executor/text';
 import { BINARY_SNIFF_BYTES, decodeText, headIsUtf8, looksBinary } from './fileText';
 import { describeBinary, imageMimeType } from './fileKinds';
 import { withFsErrors } from './fsErrors';
+import { closeQuietly, judgedLocation, openForRead, openForReadSync } from './judgedFile';
 import { normalisePathField, pathOf, resolveToolPath } from './paths';
 import { fileNotFoundMessage } from './suggest';
 
@@ -30,6 +33,8 @@ export const READ_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
  * open, a sniff and a line stream (issue 13: most files an agent reads are small).
  */
 export const READ_WHOLE_FILE_MAX_BYTES = 256 * 1024;
+/** Bytes per read when a large file is streamed (a file stream's own default). */
+const READ_STREAM_CHUNK_BYTES = 64 * 1024;
 /** Past this size the lines after the requested range are not counted, only announced. */
 export const READ_COUNT_LINES_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -82,17 +87,33 @@ async function readFile(input: ReadInput, ctx: ToolContext, localFiles: LocalFil
   const resolved = resolveToolPath(pathOf(input), ctx);
   if (!resolved.ok) return failure(resolved.error);
   const file = resolved.absolute;
-  const local = await readLocally(pathOf(input), file, ctx, localFiles);
-  let stats: Stats;
-  if (local) stats = local.stats;
-  else {
-    try {
-      stats = await statOf(file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return failure(await fileNotFoundMessage(file, ctx.workDir));
-      return failure(`cannot read ${file}: ${(error as Error).message}`);
-    }
+  // The file opened is the one judged: the policy's real location, or the artifact store's own file.
+  const real = resolved.fromArtifact ? await realLocation(file) : await judgedLocation(pathOf(input), ctx);
+  if (real === undefined) return failure(`cannot read ${file}: the permission check found no file at this path`);
+  // Synchronously where both are on local file systems (src/executor/localMounts.ts): a local disk answers
+  // in microseconds, where each thread-pool round trip costs a 2-core machine tens of them (issue 13).
+  const sync = !imageMimeType(file) && localFiles.isLocal(file) && localFiles.isLocal(real);
+  let fd: number;
+  try {
+    fd = sync ? openForReadSync(real) : await openForRead(real);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return failure(await fileNotFoundMessage(file, ctx.workDir));
+    // A socket cannot be opened; a FIFO is opened without waiting and refused below.
+    if (code === 'ENXIO') return failure(`${file} is not a regular file.`);
+    throw error;
   }
+  try {
+    return await readOpened(input, ctx, file, fd, sync);
+  } finally {
+    if (sync) closeQuietly(fd);
+    else close(fd, ignoreCloseError);
+  }
+}
+
+/** Reads the verified descriptor `fd` of `file`: every read goes through it, none through the name again. */
+async function readOpened(input: ReadInput, ctx: ToolContext, file: string, fd: number, sync: boolean): Promise<ToolOutput<ReadData>> {
+  const stats = sync ? fstatSync(fd) : await fstatOf(fd);
   ctx.throwIfAborted();
   if (stats.isDirectory()) return failure(`${file} is a directory, not a file. Use Glob to list its files.`);
   if (!stats.isFile()) return failure(`${file} is not a regular file.`);
@@ -102,16 +123,17 @@ async function readFile(input: ReadInput, ctx: ToolContext, localFiles: LocalFil
     return { content: `(${file} is empty: 0 lines)`, data: { path: file, kind: 'empty', totalLines: 0 } };
   }
   const mimeType = imageMimeType(file);
-  if (mimeType) return readImage(file, stats, mimeType, ctx);
-  const whole = local ? local.bytes : stats.size <= READ_WHOLE_FILE_MAX_BYTES ? await readSmall(file, stats.size) : undefined;
+  if (mimeType) return readImage(file, fd, stats, mimeType, ctx);
+  const small = stats.size <= READ_WHOLE_FILE_MAX_BYTES;
+  const whole = small ? (sync ? readSmallSync(fd, stats.size) : await readSmall(fd, stats.size)) : undefined;
   ctx.throwIfAborted();
-  const head = whole ? whole.subarray(0, BINARY_SNIFF_BYTES) : await readHead(file, ctx.signal);
+  const head = whole ? whole.subarray(0, BINARY_SNIFF_BYTES) : await readHead(fd, ctx.signal);
   if (looksBinary(head)) {
     return failure(`${file} is a binary file (${describeBinary(head, file)}, ${formatBytes(stats.size)}); Read shows text and images only.`);
   }
   const start = Math.max(1, input.offset ?? 1);
   const limit = input.limit ?? READ_DEFAULT_LIMIT_LINES;
-  const page = whole ? pageOfWhole(whole, head, start, limit) : await readLines(file, head, stats.size, start, limit, ctx.signal);
+  const page = whole ? pageOfWhole(whole, head, start, limit) : await readLines(fd, head, stats.size, start, limit, ctx.signal);
   ctx.files.record(file, stamp);
   if (page.lines.length === 0) {
     return failure(`${file} has ${page.totalLines} line${page.totalLines === 1 ? '' : 's'}; offset ${start} is past the end.`);
@@ -135,11 +157,12 @@ interface Page {
 }
 
 /** Streams the file line by line, so a large log or persisted output is paged in constant memory. */
-async function readLines(file: string, head: Uint8Array, size: number, start: number, limit: number, signal: AbortSignal): Promise<Page> {
+async function readLines(fd: number, head: Uint8Array, size: number, start: number, limit: number, signal: AbortSignal): Promise<Page> {
   const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff);
-  const source = utf16 ? [decodeText(await fs.readFile(file, { signal })).text] : undefined;
+  const source = utf16 ? [decodeText(await readAll(fd, size)).text] : undefined;
   // Bytes that are not UTF-8 are shown as Latin-1 (as Edit reads them), not as replacement characters.
-  const stream = source ? undefined : createReadStream(file, { encoding: headIsUtf8(head) ? 'utf8' : 'latin1' });
+  // Read through the descriptor by position: a file stream would close it, which stays the caller's to do.
+  const stream = source ? undefined : Readable.from(chunksOf(fd, headIsUtf8(head) ? 'utf8' : 'latin1'));
   const onAbort = () => stream?.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
   signal.addEventListener('abort', onAbort, { once: true });
   const pager = new Pager(start, limit, size <= READ_COUNT_LINES_MAX_BYTES);
@@ -232,11 +255,12 @@ function totalSuffix(total: number | undefined): string {
   return total === undefined ? ' (more lines follow)' : ` of ${total}`;
 }
 
-async function readImage(file: string, stats: Stats, mimeType: string, ctx: ToolContext): Promise<ToolOutput<ReadData>> {
+async function readImage(file: string, fd: number, stats: Stats, mimeType: string, ctx: ToolContext): Promise<ToolOutput<ReadData>> {
   if (stats.size > READ_IMAGE_MAX_BYTES) {
     return failure(`${file} is an image of ${formatBytes(stats.size)}; Read returns images up to ${formatBytes(READ_IMAGE_MAX_BYTES)}.`);
   }
-  const data = new Uint8Array(await fs.readFile(file, { signal: ctx.signal }));
+  const data = new Uint8Array(await readAll(fd, stats.size));
+  ctx.throwIfAborted();
   ctx.files.record(file, { mtimeMs: stats.mtimeMs, size: stats.size });
   const media: MediaPart = { kind: 'image', mimeType, data };
   return {
@@ -246,91 +270,54 @@ async function readImage(file: string, stats: Stats, mimeType: string, ctx: Tool
   };
 }
 
-/** Flags of the synchronous open: a link or a FIFO put in the file's place since its lstat is neither followed nor waited on. */
-const LOCAL_OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-/**
- * A small text file's stat and bytes, read synchronously at its real location when both that and the
- * path as written are on local file systems (src/executor/localMounts.ts): a local disk or memory answers
- * in microseconds, where each thread-pool round trip costs a 2-core machine tens of them, and a Read
- * through the pool makes three (issue 13). The policy's reading of the path gives the real location
- * (`ctx.judgePath`). Undefined, for the asynchronous way, when either is not known to be local, the path
- * names more than one location, it is an image, or anything is other than a regular file of at most
- * `READ_WHOLE_FILE_MAX_BYTES` that stayed the same file from its lstat to its open; that way reports
- * any error. Never opens anything but a regular file: the lstat comes first, the open follows no link
- * and waits on no FIFO, and the opened file must be the one lstat saw.
- */
-async function readLocally(raw: string, file: string, ctx: ToolContext, localFiles: LocalFileSystems): Promise<{ stats: Stats; bytes: Buffer } | undefined> {
-  // The path as written first: no reading of the path is asked for where the table says nothing.
-  if (imageMimeType(file) || !localFiles.isLocal(file)) return undefined;
-  const judged = await ctx.judgePath(raw);
-  if (judged.kind !== 'file' || judged.path.real.length !== 1) return undefined;
-  const real = judged.path.real[0]!;
-  if (!localFiles.isLocal(real)) return undefined;
-  let fd: number | undefined;
-  try {
-    const stats = lstatSync(real, { throwIfNoEntry: false });
-    if (!stats?.isFile() || stats.size > READ_WHOLE_FILE_MAX_BYTES) return undefined;
-    fd = openSync(real, LOCAL_OPEN_FLAGS);
-    const opened = fstatSync(fd);
-    if (!opened.isFile() || opened.ino !== stats.ino || opened.dev !== stats.dev || opened.size > READ_WHOLE_FILE_MAX_BYTES) return undefined;
-    const bytes = Buffer.allocUnsafe(opened.size);
-    const count = opened.size === 0 ? 0 : readSync(fd, bytes, 0, bytes.length, 0);
-    return { stats: opened, bytes: bytes.subarray(0, count) };
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeQuietly(fd);
-  }
+/** A small file's bytes: one read of the size `fstat` gave (a file that grew is read to that size). */
+function readSmallSync(fd: number, size: number): Buffer {
+  const bytes = Buffer.allocUnsafe(size);
+  return bytes.subarray(0, readSync(fd, bytes, 0, size, 0));
 }
 
-/**
- * A small file in three system calls (open, one read of the size `stat` gave, close)
- * instead of `fs.promises.readFile`'s four, through the callback API, whose calls cost less than the
- * promise API's (issue 13: 36 → 30 µs for a 4 KiB file, stat included). A file that grew since
- * `stat` is read to the size seen (the size its stamp records), one that shrank to its end.
- * The result does not wait for the close: a thread-pool round trip on every Read, for a descriptor
- * that was only read from (close(2) frees it even when it reports an error, and no data can be lost).
- */
-function readSmall(file: string, size: number): Promise<Buffer> {
+/** `readSmallSync` through the callback API, whose calls cost less than the promise API's (issue 13). */
+function readSmall(fd: number, size: number, position = 0): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    open(file, 'r', (openError, fd) => {
-      if (openError) return reject(openError);
-      const buffer = Buffer.allocUnsafe(size);
-      read(fd, buffer, 0, buffer.length, 0, (readError, bytesRead) => {
-        close(fd, ignoreCloseError);
-        if (readError) reject(readError);
-        else resolve(buffer.subarray(0, bytesRead));
-      });
-    });
+    const buffer = Buffer.allocUnsafe(size);
+    read(fd, buffer, 0, size, position, (error, bytesRead) => (error ? reject(error) : resolve(buffer.subarray(0, bytesRead))));
   });
+}
+
+/** The descriptor's text from its start, in `READ_STREAM_CHUNK_BYTES` reads, a character cut between two kept whole. */
+async function* chunksOf(fd: number, encoding: 'utf8' | 'latin1'): AsyncGenerator<string> {
+  const decoder = new StringDecoder(encoding);
+  for (let position = 0; ; ) {
+    const chunk = await readSmall(fd, READ_STREAM_CHUNK_BYTES, position);
+    if (chunk.length === 0) break;
+    position += chunk.length;
+    yield decoder.write(chunk);
+  }
+  const rest = decoder.end();
+  if (rest !== '') yield rest;
+}
+
+/** Every byte of the descriptor from its start, to its end however its size changed since `fstat`. */
+async function readAll(fd: number, size: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let position = 0;
+  for (;;) {
+    const chunk = await readSmall(fd, Math.max(size - position, BINARY_SNIFF_BYTES), position);
+    if (chunk.length === 0) return Buffer.concat(chunks);
+    chunks.push(chunk);
+    position += chunk.length;
+  }
 }
 
 function ignoreCloseError(): void {}
 
-/** close(2) frees the descriptor even when it reports an error; nothing was written through it. */
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // Freed all the same.
-  }
+function fstatOf(fd: number): Promise<Stats> {
+  return new Promise((resolve, reject) => fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))));
 }
 
-function statOf(file: string): Promise<Stats> {
-  return new Promise((resolve, reject) => stat(file, (error, stats) => (error ? reject(error) : resolve(stats))));
-}
-
-async function readHead(file: string, signal: AbortSignal): Promise<Uint8Array> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
-    signal.throwIfAborted();
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+function readHead(fd: number, signal: AbortSignal): Promise<Uint8Array> {
+  signal.throwIfAborted();
+  return readSmall(fd, BINARY_SNIFF_BYTES);
 }
 
 function failure(message: string): ToolOutput<ReadData> {

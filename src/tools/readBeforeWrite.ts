@@ -1,6 +1,5 @@
 // The read-before-write check of Write and Edit: an existing file may be changed only if the model read it
 // in this session and it has not changed since. What they write becomes the new baseline.
-import * as fs from 'node:fs/promises';
 import type { FileStateLedger } from '../executor/contract';
 
 export interface CurrentStamp {
@@ -18,8 +17,7 @@ export function readBeforeWriteError(file: string, current: CurrentStamp, ledger
   return undefined;
 }
 
-/** Records the file as written, so the next Edit or Write of the same file needs no new Read. */
-export async function recordWritten(file: string, ledger: FileStateLedger): Promise<void> {
-  const stats = await fs.stat(file);
+/** Records the file as written (`stats` of its descriptor after the write), so the next Edit or Write of it needs no new Read. */
+export function recordWritten(file: string, stats: CurrentStamp, ledger: FileStateLedger): void {
   ledger.record(file, { mtimeMs: stats.mtimeMs, size: stats.size });
 }

@@ -1,8 +1,5 @@
 // Write: creates or overwrites a file. Overwriting needs a Read of the current state (read-before-write);
 // an existing file keeps its encoding and BOM. Returns a `file_diff` display.
-import type { Stats } from 'node:fs';
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
 import { deferredSchema } from '../executor/schema';
@@ -10,6 +7,7 @@ import { formatBytes } from '../executor/text';
 import { withFsErrors } from './fsErrors';
 import { buildFileDiffDisplay } from '../executor/results/displays/fileDiff';
 import { decodeText, encodeText, type DecodedText } from './fileText';
+import { createNew, judgedLocation, openForUpdate, rewrite } from './judgedFile';
 import { displayPath, normalisePathField, pathOf, resolveToolPath } from './paths';
 import { countTextLines, previewLines } from './preview';
 import { proposedChange } from './proposedChange';
@@ -62,38 +60,43 @@ async function writeFile(input: WriteInput, ctx: ToolContext): Promise<ToolOutpu
   if (!resolved.ok) return { content: resolved.error, isError: true };
   if (resolved.fromArtifact) return { content: 'persisted results are read-only; write to a workspace path instead', isError: true };
   const file = resolved.absolute;
-  return withFsErrors('write', () => file, () => writeResolved(file, input, ctx));
+  return withFsErrors('write', () => file, async () => {
+    // The file written is the one judged (src/tools/judgedFile.ts), whatever its name points at by now.
+    const real = await judgedLocation(pathOf(input), ctx);
+    if (real === undefined) return { content: `cannot write ${file}: the permission check found no file at this path`, isError: true };
+    return writeResolved(file, real, input, ctx);
+  });
 }
 
-async function writeResolved(file: string, input: WriteInput, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {
-  const existing = await statOrUndefined(file);
-  let before: DecodedText | undefined;
-  if (existing) {
-    if (existing.isDirectory()) return { content: `${file} is a directory; give a file path.`, isError: true };
-    const stale = readBeforeWriteError(file, existing, ctx.files);
-    if (stale) return { content: stale, isError: true };
-    before = decodeText(await fs.readFile(file, { signal: ctx.signal }));
-  }
-  ctx.throwIfAborted();
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  // A file that had a BOM or another encoding keeps it; the content's own line endings are the model's choice.
-  const bytes = encodeText(input.content, before ?? { encoding: 'utf8', bom: false });
-  await fs.writeFile(file, bytes);
-  await recordWritten(file, ctx.files);
-  const shown = displayPath(file, ctx);
-  const verb = before ? 'Updated' : 'Created';
-  return {
-    content: `${verb} ${shown} (${lineCount(input.content)}, ${formatBytes(bytes.length)}).`,
-    data: { path: file, before: before?.text ?? '', after: input.content, created: !before },
-  };
-}
-
-async function statOrUndefined(file: string): Promise<Stats | undefined> {
-  try {
-    return await fs.stat(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+async function writeResolved(file: string, real: string, input: WriteInput, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {
+  let handle = await openForUpdate(real).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EISDIR') return 'directory' as const;
     throw error;
+  });
+  if (handle === 'directory') return { content: `${file} is a directory; give a file path.`, isError: true };
+  let before: DecodedText | undefined;
+  try {
+    if (handle) {
+      const existing = await handle.stat();
+      if (!existing.isFile()) return { content: `${file} is not a regular file.`, isError: true };
+      const stale = readBeforeWriteError(file, existing, ctx.files);
+      if (stale) return { content: stale, isError: true };
+      before = decodeText(await handle.readFile({ signal: ctx.signal }));
+    }
+    ctx.throwIfAborted();
+    handle ??= await createNew(real);
+    // A file that had a BOM or another encoding keeps it; the content's own line endings are the model's choice.
+    const bytes = encodeText(input.content, before ?? { encoding: 'utf8', bom: false });
+    await rewrite(handle, bytes, !before);
+    recordWritten(file, await handle.stat(), ctx.files);
+    const shown = displayPath(file, ctx);
+    const verb = before ? 'Updated' : 'Created';
+    return {
+      content: `${verb} ${shown} (${lineCount(input.content)}, ${formatBytes(bytes.length)}).`,
+      data: { path: file, before: before?.text ?? '', after: input.content, created: !before },
+    };
+  } finally {
+    await handle?.close();
   }
 }
 

@@ -34,6 +34,10 @@ export interface AgentToolExecutorTesting {
   removePermissionRule(rule: PermissionRule): Promise<boolean>;
   /** Runs a prompt through `@executor`'s ACP path with the named agent (src/vscode/acp/), into `stream`. */
   acpPrompt?(agent: string, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
+  /** Runs a prompt through `@executor`'s own model loop with `request.model`, into `stream`. */
+  modelPrompt?(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
+  /** Runs `@executor /compact` with `request.model`, into `stream`. */
+  compactPrompt?(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
   /** Whether the executor and its tools have started (they start on first use). */
   coreStarted?(): boolean;
 }

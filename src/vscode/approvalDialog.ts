@@ -40,7 +40,7 @@ export class ModalApprovalClient implements ApprovalClient {
     const change = this.reviewDiff ? request.preview?.change : undefined;
     for (;;) {
       const choice = await vscode.window.showWarningMessage(approvalMessage(request), { modal: true, detail: approvalDetail(request) }, ...buttons(request, change !== undefined));
-      if (choice !== REVIEW_DIFF || !change || signal.aborted) return toAnswer(choice);
+      if (choice !== REVIEW_DIFF || !change || signal.aborted) return toAnswer(choice, request);
       await this.reviewDiff!(change).catch(() => undefined);
     }
   }
@@ -67,11 +67,19 @@ export function approvalDetail(request: ApprovalRequest): string {
   return text.length <= MAX_DETAIL_CHARS ? text : `${text.slice(0, MAX_DETAIL_CHARS)}\n… (${text.length - MAX_DETAIL_CHARS} more characters)`;
 }
 
-function buttons(request: ApprovalRequest, reviewable: boolean): string[] {
-  return [ALLOW, ...(request.sessionAllowed ? [ALLOW_SESSION] : []), ...(request.workspaceAllowed ? [ALLOW_WORKSPACE] : []), ...(reviewable ? [REVIEW_DIFF] : []), DENY];
+/** The button that keeps the suggested prefix rules (`Bash(git push *)`) in the workspace, beside the exact rule's. */
+export function prefixButton(request: ApprovalRequest): string | undefined {
+  const rules = request.workspaceAllowed ? request.suggestedRules : undefined;
+  return rules?.length ? `Allow ${rules.join(', ')} in this Workspace` : undefined;
 }
 
-function toAnswer(choice: string | undefined): ApprovalAnswer {
+function buttons(request: ApprovalRequest, reviewable: boolean): string[] {
+  const prefix = prefixButton(request);
+  return [ALLOW, ...(request.sessionAllowed ? [ALLOW_SESSION] : []), ...(request.workspaceAllowed ? [ALLOW_WORKSPACE] : []), ...(prefix ? [prefix] : []), ...(reviewable ? [REVIEW_DIFF] : []), DENY];
+}
+
+function toAnswer(choice: string | undefined, request: ApprovalRequest): ApprovalAnswer {
+  if (choice !== undefined && choice === prefixButton(request)) return { kind: 'allowWorkspace', rules: request.suggestedRules };
   switch (choice) {
     case ALLOW:
       return { kind: 'allowOnce' };

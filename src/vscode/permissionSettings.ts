@@ -3,6 +3,7 @@
 // .claude/settings*.json plus VS Code workspace settings. Workspace allow rules and hooks count only
 // in a trusted workspace. The policy is rebuilt when any of them changes (~/.claude/settings.json
 // included, polled: see fileChangeWatch.ts); session approvals stay.
+import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -26,6 +27,8 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
   private hooks: HookSource = { hooksFor: () => [] };
   private readonly disposables: vscode.Disposable[] = [];
   private reloading: Promise<void> = Promise.resolve();
+  /** Problems already logged and shown in this window. */
+  private readonly reported = new Set<string>();
   /** Set by `/mode`: this window's mode, over the settings, until the window closes. */
   private windowMode: PermissionMode | undefined;
 
@@ -95,12 +98,15 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
    * `.claude/settings.local.json`, and the user is told so. Workspace allow rules count only in a
    * trusted workspace, so it is also kept for this session.
    */
-  async rememberWorkspaceApproval(request: PermissionRequest, signal?: AbortSignal): Promise<void> {
+  async rememberWorkspaceApproval(request: PermissionRequest, signal?: AbortSignal, chosen?: readonly string[]): Promise<void> {
     const folder = this.workspaceFolders()[0];
-    const texts = await this.policy.workspaceRuleTexts(request, signal);
-    await this.policy.rememberSessionApproval(request, signal);
+    // `chosen`: the prefix rules the dialog offered and the user picked, kept instead of the exact ones;
+    // else the exact rules, only when each text reads back as exactly its rule (lastingRules.ts).
+    const texts = chosen?.length ? [...chosen] : await this.policy.workspaceRuleTexts(request, signal);
+    if (chosen?.length) for (const text of chosen) this.policy.addRule(text, 'allow', 'session');
+    else await this.policy.rememberSessionApproval(request, signal);
     if (!folder) return;
-    if (!texts) {
+    if (!texts || texts.length === 0) {
       void vscode.window.showInformationMessage('Agent Tool Executor: this approval is kept for this session only: no rule in the settings file would name exactly what it allowed.');
       return;
     }
@@ -161,11 +167,23 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
     this.policy = next;
     this.hooks = settingsHookSource({ user, workspace, workspaceTrusted }, this.logger);
     const problems = [...files.problems, ...next.problems.map(String), ...sandboxProblems];
-    for (const problem of problems) this.logger.warn('settings.problem', { problem });
-    if (problems.length > 0) {
-      void vscode.window.showWarningMessage(`Agent Tool Executor: ${problems.length} permission setting${problems.length === 1 ? '' : 's'} could not be used: ${problems[0]}`);
+    // Each problem is said once per window: a reload that finds it again stays quiet.
+    const fresh = problems.filter((problem) => !this.reported.has(problem));
+    for (const problem of fresh) {
+      this.reported.add(problem);
+      this.logger.warn('settings.problem', { problem });
     }
+    if (fresh.length > 0) void this.notify(fresh, folders[0]);
     this.logger.info('settings.loaded', { mode: next.mode, rules: next.allRules.length, workspaceTrusted });
+  }
+
+  /** A warning naming the first problem, with a button that opens the settings file holding it. */
+  private async notify(problems: readonly string[], folder: string | undefined): Promise<void> {
+    const first = problems[0]!;
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more in the log)` : '';
+    const file = await fileHolding(first, settingsFiles(folder));
+    const choice = await vscode.window.showWarningMessage(`Agent Tool Executor: a permission setting could not be used as written: ${first}${more}`, ...(file ? [OPEN_SETTINGS_FILE] : []));
+    if (choice === OPEN_SETTINGS_FILE && file) await vscode.window.showTextDocument(vscode.Uri.file(file));
   }
 
   /** Sandboxed Bash calls run unasked with auto-allow; the sandbox reaches the domains of the allow rules in force. */
@@ -176,6 +194,25 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
     next.sandboxed = (request) => sandbox.sandbox.autoAllows(request);
     return problems;
   }
+}
+
+/** The button of a settings warning. */
+export const OPEN_SETTINGS_FILE = 'Open settings file';
+
+function settingsFiles(folder: string | undefined): string[] {
+  return [join(homedir(), USER_SETTINGS_FILE), ...(folder ? WORKSPACE_SETTINGS_FILES.map((file) => join(folder, file)) : [])];
+}
+
+/** The settings file a problem is about: the one holding the rule it quotes, else the one it names, else none. */
+async function fileHolding(problem: string, files: readonly string[]): Promise<string | undefined> {
+  const named = files.find((file) => problem.includes(file));
+  if (named) return named;
+  const rule = /rule '([^]*?)'(?::| has| does| is)/.exec(problem)?.[1];
+  for (const file of files) {
+    const text = await readFile(file, 'utf8').catch(() => undefined);
+    if (text !== undefined && rule !== undefined && text.includes(JSON.stringify(rule).slice(1, -1))) return file;
+  }
+  return undefined;
 }
 
 /** `agentToolExecutor.permissionMode`, when the user set one; otherwise the files' `defaultMode` decides. */

@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { launchBrowser, type Browser } from '../vscode/harness/browser';
 import { loadPaths, type VscodePaths } from '../vscode/harness/paths';
 import { findTagged } from '../vscode/harness/processes';
-import { installVsix, makeScratch, startServer, type Scratch, type VscodeServer } from '../vscode/harness/server';
+import { installFixtureExtension, installVsix, makeScratch, startServer, type Scratch, type VscodeServer } from '../vscode/harness/server';
 import { writeWorkspace } from '../vscode/harness/workspace';
 
 /** Bounds one wait on the workbench (it is ready 3-4 s after navigation; a dialog appears at once). */
@@ -40,11 +40,17 @@ export class Workbench {
    * Installs build/agent-tool-executor.vsix into a fresh server and opens a fresh workspace with
    * the given files (a function of the workspace's absolute path, for files that name it).
    * `options.copyOf` fills the workspace from a folder of the repository instead of the suites'
-   * files; `options.userSettings` are written as the profile's user settings before the server starts.
+   * files; `options.userSettings` are written as the profile's user settings before the server starts;
+   * `options.fixtureExtensions` (folders of the repository) are installed beside it.
    */
   static async start(
     files: (workspace: string) => Readonly<Record<string, string>> = () => ({}),
-    options: { readonly copyOf?: string; readonly userSettings?: Readonly<Record<string, unknown>>; readonly cacheHome?: string } = {},
+    options: {
+      readonly copyOf?: string;
+      readonly userSettings?: Readonly<Record<string, unknown>>;
+      readonly cacheHome?: string;
+      readonly fixtureExtensions?: readonly string[];
+    } = {},
   ): Promise<Workbench> {
     const paths = await loadPaths();
     if (!fs.existsSync(paths.VSIX)) {
@@ -56,6 +62,8 @@ export class Workbench {
     let server: VscodeServer | undefined;
     let browser: Browser | undefined;
     try {
+      // Copied first: the install writes extensions.json from what the folder holds, and VS Code loads only what it lists.
+      for (const folder of options.fixtureExtensions ?? []) installFixtureExtension(path.join(paths.REPO_ROOT, folder), scratch.extensions);
       await installVsix(paths, scratch, paths.VSIX);
       if (options.copyOf) fs.cpSync(path.join(paths.REPO_ROOT, options.copyOf), scratch.workspace, { recursive: true });
       else writeWorkspace(scratch.workspace);
@@ -65,6 +73,7 @@ export class Workbench {
         fs.writeFileSync(settingsFile, `${JSON.stringify(options.userSettings, null, 2)}\n`);
       }
       for (const [name, text] of Object.entries(files(scratch.workspace))) {
+        fs.mkdirSync(path.dirname(path.join(scratch.workspace, name)), { recursive: true });
         fs.writeFileSync(path.join(scratch.workspace, name), text);
       }
       server = await startServer(paths, scratch);
@@ -266,6 +275,19 @@ export class Workbench {
     return reply;
   }
 
+  /**
+   * Attaches a workspace file to the next prompt as a user does: the chat input's Add Context button,
+   * then the file picked by name in the quick pick.
+   */
+  async attachFile(name: string): Promise<void> {
+    await this.page.locator('.interactive-input-part .action-label[aria-label^="Add Context"]').first().click();
+    const quickInput = this.page.locator('.quick-input-widget');
+    await quickInput.waitFor();
+    await this.page.keyboard.insertText(name);
+    await quickInput.locator('.monaco-list-row', { hasText: name }).first().click();
+    await this.page.locator('.interactive-input-part .chat-attached-context', { hasText: name }).first().waitFor();
+  }
+
   /** Unfolds the steps a reply folded under "Completed N steps", so their buttons can be clicked. */
   async unfoldSteps(reply: Locator): Promise<void> {
     const folded = reply.getByText(/^Completed \d+ steps?/).first();
@@ -325,6 +347,16 @@ export class Workbench {
     const text = files.map((file) => `==> ${file} <==\n${fs.readFileSync(path.join(logs, file), 'utf8')}`).join('\n');
     fs.mkdirSync(this.paths.RESULTS_DIR, { recursive: true });
     fs.writeFileSync(path.join(this.paths.RESULTS_DIR, `${name}.log`), text);
+  }
+
+  /** Every file and folder of this run's server and browser (profile, storage, logs, caches), not the workspace. */
+  statePaths(): string[] {
+    return fs.readdirSync(this.scratch.root).map((name) => path.join(this.scratch.root, name)).filter((folder) => folder !== this.workspace);
+  }
+
+  /** The user-data folder the server was started with (its `User/` holds settings and workspaceStorage). */
+  get userDataDir(): string {
+    return this.scratch.userData;
   }
 
   readFile(name: string): string {

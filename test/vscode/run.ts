@@ -8,7 +8,7 @@ import { format } from 'node:util';
 import { launchBrowser, type Browser } from './harness/browser';
 import { loadPaths } from './harness/paths';
 import { findTagged } from './harness/processes';
-import { installVsix, makeScratch, startServer, type Scratch, type VscodeServer } from './harness/server';
+import { installFixtureExtension, installVsix, makeScratch, startServer, type Scratch, type VscodeServer } from './harness/server';
 import { writeWorkspace } from './harness/workspace';
 
 /** The whole suite, server start included; measured at well under a minute. */
@@ -39,6 +39,8 @@ async function main(): Promise<number> {
     writeWorkspace(scratch.workspace);
     // Another extension with language model tools (lmToolsExternal.test.ts), installed as a user's would be.
     installFixtureExtension(path.join(paths.REPO_ROOT, 'test', 'vscode', 'fixtures', 'fake-tools'), scratch.extensions);
+    // A model with a small window that counts and refuses as a real provider does (chatContext.test.ts).
+    installFixtureExtension(path.join(paths.REPO_ROOT, 'test', 'vscode', 'fixtures', 'window-model'), scratch.extensions);
 
     // 2. A fresh server and browser; the workbench runs the suite and reports through the hooks.
     server = await startServer(paths, scratch);
@@ -98,12 +100,6 @@ function withScratchHome(scratch: Scratch): Scratch {
   const home = path.join(scratch.root, 'home');
   fs.mkdirSync(home);
   return { ...scratch, env: { ...scratch.env, HOME: home } };
-}
-
-/** Copies a plain-JS fixture extension into the extensions folder as `publisher.name-version`. */
-function installFixtureExtension(folder: string, extensionsDir: string): void {
-  const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
-  fs.cpSync(folder, path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
 }
 
 main().then(

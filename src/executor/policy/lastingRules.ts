@@ -17,9 +17,16 @@ export function lastingRuleText(rule: PermissionRule): string | undefined {
     const exact = pattern.anchor === 'absolute' && isLiteralGlob(pattern.glob) && pathPatternMatches(pattern, rule.exactPath, []);
     return exact ? rule.text : undefined;
   }
-  if (rule.command) return isDeepStrictEqual(back.command, rule.command) ? rule.text : undefined;
+  if (rule.command) return commandReadsBack(back.command, rule.command.words) ? rule.text : undefined;
   if (rule.domain !== undefined) return back.domain === rule.domain ? rule.text : undefined;
   return rule.content === undefined && back.content === undefined ? rule.text : undefined;
+}
+
+/** Whether a command rule read back is literal and names exactly these words (no `*`, no prefix, one command). */
+function commandReadsBack(back: PermissionRule['command'], words: readonly string[]): boolean {
+  const pattern = back?.pattern;
+  if (!back || back.prefix || back.line || back.redirect || !pattern || pattern.rest || pattern.wildcard || pattern.openQuote !== undefined) return false;
+  return isDeepStrictEqual([...pattern.tokens], Array.from(words.join('\u0000')));
 }
 
 /** The texts of these rules, or undefined when any of them cannot be written exactly (then none is). */

@@ -1,6 +1,7 @@
 // Permission rules in the syntax Claude Code users already write (policy issue §2):
 // `Read`, `Bash(npm test:*)` (prefix), `Bash(git status)` (exact), `Edit(src/**)` (glob),
 // `WebFetch(domain:example.com)`, `mcp__server` (every tool of an MCP server).
+import { compileWordPattern, hasShellOperator, splitRest, type WordPattern } from './commandPattern';
 import { splitCommand } from './shellSplit';
 
 export type RuleBehavior = 'allow' | 'ask' | 'deny';
@@ -8,11 +9,18 @@ export type RuleBehavior = 'allow' | 'ask' | 'deny';
 /** Where a rule comes from; a workspace rule never loosens a user deny (deny always wins). */
 export type RuleSource = 'user' | 'workspace' | 'session' | 'cli';
 
-/** A command rule, compared word by word with the literal words of each simple command. */
+/** A command rule: a pattern for one simple command, a whole command line, or a redirection. */
 export interface CommandPattern {
+  /** The words as written (for messages and plain rules built in code). */
   readonly words: readonly string[];
   /** `:*` (or a trailing ` *`): any further words may follow. */
   readonly prefix: boolean;
+  /** The compiled pattern; built from `words` and `prefix` when absent. */
+  readonly pattern?: WordPattern;
+  /** A rule holding a whole command line: its simple commands, in order. */
+  readonly line?: readonly WordPattern[];
+  /** A redirection-only rule (`> *`, `>>:*`): the redirections it names. */
+  readonly redirect?: { readonly access: 'read' | 'write'; readonly target: WordPattern };
 }
 
 export interface PermissionRule {
@@ -39,7 +47,7 @@ export const EVERY_TOOL = '*';
 /** Tools whose rule content is a command line (others' content is a path or a domain). */
 export const COMMAND_RULE_TOOLS: ReadonlySet<string> = new Set(['Bash']);
 
-/** Parses one rule string; errors are values (the settings loader reports them). */
+/** Parses one rule string; errors are values (the policy skips the rule, or reads a deny conservatively). */
 export function parseRule(text: string, behavior: RuleBehavior, source: RuleSource): RuleParse {
   const trimmed = text.trim();
   const open = trimmed.indexOf('(');
@@ -59,38 +67,70 @@ export function parseRule(text: string, behavior: RuleBehavior, source: RuleSour
     if (domain === '') return { ok: false, error: `rule '${text}' names no domain` };
     return { ok: true, rule: { ...base, domain } };
   }
-  const command = parseCommandPattern(content);
-  if (COMMAND_RULE_TOOLS.has(tool) && !command) {
-    return { ok: false, error: `rule '${text}': the command must be one simple command of plain words, optionally ending in :*` };
+  const read = readCommandPattern(content);
+  if (COMMAND_RULE_TOOLS.has(tool)) {
+    if (!read.ok) return { ok: false, error: `rule '${text}': ${read.error}` };
+    if (read.cut && behavior === 'allow') return { ok: false, error: `rule '${text}': a quote is left open with no * after it` };
+    // Any command could ride along a `*` in a rule of several commands: only exact lines may allow.
+    if (read.pattern.line && behavior === 'allow' && (read.pattern.prefix || read.pattern.line.some((part) => part.wildcard))) {
+      return { ok: false, error: `rule '${text}': a rule holding several commands may allow only an exact line, with no *` };
+    }
   }
-  return { ok: true, rule: command ? { ...base, command } : base };
+  return { ok: true, rule: read.ok ? { ...base, command: read.pattern } : base };
 }
 
-/** `npm test:*` → prefix [npm, test]; `git status` → exact [git, status]. Undefined when not a plain command. */
+export type PatternRead = { readonly ok: true; readonly pattern: CommandPattern; readonly cut: boolean } | { readonly ok: false; readonly error: string };
+
+/** A redirection-only pattern: `> *`, `>>:*`, `2> /tmp/*`. */
+const REDIRECT_ONLY = /^(?:\*\s*)?\d*(>>|>\||&>>|&>|>|<)\s*([^<>&|;]*)$/;
+
+/**
+ * Reads the content of a command rule: `npm test:*`, `git * main`, `ls*`, `python3 -c ' *`,
+ * `cd api && npm run verify:api`, `> *`. An error when it cannot be read at all.
+ */
+export function readCommandPattern(content: string): PatternRead {
+  const redirect = REDIRECT_ONLY.exec(content.trim());
+  if (redirect) {
+    const target = splitRest(redirect[2]!.trim());
+    const access = redirect[1] === '<' ? 'read' : 'write';
+    const pattern = target.body.trim() === '' ? compileWordPattern('*', false) : compileWordPattern(target.body, target.rest);
+    return { ok: true, cut: false, pattern: { words: [content.trim()], prefix: false, redirect: { access, target: pattern } } };
+  }
+  const { body, rest } = splitRest(content);
+  if (body.trim() === '') return { ok: false, error: 'the pattern names no command' };
+  const words = body.trim().split(/\s+/);
+  if (hasShellOperator(body)) {
+    const split = splitCommand(body);
+    if (!split.ok) return { ok: false, error: `the command line does not parse (${split.reason})` };
+    const commands = split.parts.filter((part) => part.kind === 'command' && !part.denyOnly);
+    if (commands.length === 0) return { ok: false, error: 'the pattern names no command' };
+    const line = commands.map((part, index) => compileWordPattern(part.kind === 'command' ? part.text : '', index === commands.length - 1 && rest));
+    if (line.length === 1) return { ok: true, cut: false, pattern: { words, prefix: rest, pattern: line[0] } };
+    return { ok: true, cut: false, pattern: { words, prefix: rest, line } };
+  }
+  const pattern = compileWordPattern(body, rest);
+  if (pattern.tokens.length === 0) return { ok: false, error: 'the pattern names no command' };
+  return { ok: true, cut: pattern.unterminated === true, pattern: { words, prefix: rest, pattern } };
+}
+
+/** `npm test:*` → prefix [npm, test]; `git status` → exact [git, status]. Undefined when it cannot be read. */
 export function parseCommandPattern(content: string): CommandPattern | undefined {
-  let body = content;
-  let prefix = false;
-  if (body.endsWith(':*')) {
-    body = body.slice(0, -2);
-    prefix = true;
-  } else if (body.endsWith(' *')) {
-    body = body.slice(0, -2);
-    prefix = true;
-  }
-  if (body.trim() === '') return undefined;
-  const split = splitCommand(body);
-  if (!split.ok) return undefined;
-  const first = split.parts[0];
-  if (!first || first.kind !== 'command' || split.parts.some((part) => part.kind === 'redirect')) return undefined;
-  if (split.parts.length > 1 && !isWrapperExpansion(split.parts)) return undefined;
-  if (!first.words.every((word) => word.literal)) return undefined;
-  return { words: first.words.map((word) => word.value), prefix };
+  const read = readCommandPattern(content);
+  return read.ok ? read.pattern : undefined;
 }
 
-/** `sudo rm` splits into `sudo rm` and `rm`: still one command as written. */
-function isWrapperExpansion(parts: readonly { kind: string; text?: string }[]): boolean {
-  const first = parts[0] as { text: string };
-  return parts.slice(1).every((part) => part.kind === 'command' && first.text.endsWith(part.text ?? '\u0000'));
+/**
+ * The most conservative reading of a deny or ask command rule that cannot be read: the words before
+ * the first thing we cannot read, followed by anything (`rm -rf "/x` → `rm -rf *`). It denies every
+ * command the rule could have meant, and more; Claude Code skips such a rule, so it never allows more.
+ * Undefined when nothing at its start can be read: the caller then asks for every call of the tool.
+ */
+export function conservativeCommandPattern(content: string): CommandPattern | undefined {
+  const cut = /['"\\;&|<>()`$\n]/.exec(content);
+  const readable = (cut ? content.slice(0, cut.index) : content).replace(/:?\*?$/, '');
+  const words = readable.trim().split(/\s+/).filter((word) => word !== '');
+  if (words.length === 0) return undefined;
+  return { words, prefix: true, pattern: compileWordPattern(`${readable.trimStart()}*`, false) };
 }
 
 /** Does the rule name this tool? `mcp__server` and `mcp__server__*` cover the server's tools. */

@@ -17,10 +17,12 @@ import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '..
 import { lastingRuleTexts } from './lastingRules';
 import { isAbsolutePattern, literalGlob, parsePathPattern } from './pathMatch';
 import { containingFolder, judgePath, judgeShellPath, realFolders, type PathJudge } from './paths';
-import { ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatch';
-import { EVERY_TOOL, parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
+import { exactRuleCovers, ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatch';
+import { parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
 import type { PermissionMode } from './modes';
-import { sensitiveReason } from './sensitiveFiles';
+import { prefixRuleFor } from './ruleSuggestion';
+import { conservativeDeny } from './unreadableRule';
+import { combine, sensitiveReason } from './verdicts';
 import { splitCommand, type CommandWord } from './shellSplit';
 import { argumentChecks } from './shellArguments';
 import { subjectsOf } from './subjects';
@@ -59,8 +61,6 @@ type Verdict = PermissionDecision;
 /** Builtins that change the directory later relative redirections resolve against. */
 const CHANGES_DIRECTORY: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
 
-/** Shown reasons are cut to this many parts, so a 50-part command gives a readable message. */
-const MAX_REASONS_SHOWN = 3;
 
 export class RulesPolicy implements PermissionPolicy {
   /** The current mode; the host may switch it at any time. */
@@ -112,15 +112,21 @@ export class RulesPolicy implements PermissionPolicy {
       return parsed;
     }
     const origin = source === 'user' || source === 'workspace' ? this.origins[source] ?? `${source} settings` : `${source} rules`;
-    if (behavior === 'allow') {
-      this.problems.push(`${origin}: permissions.${behavior}: ${parsed.error}; ignored`);
+    // A rule we cannot read never stops the file: allow and ask are skipped, deny is read conservatively.
+    if (behavior !== 'deny') {
+      this.warn(`${origin}: permissions.${behavior}: ${parsed.error}; skipped, the rest of the file applies`);
       return parsed;
     }
-    const tool = failClosedTool(text);
-    this.rules.push({ text: tool, behavior, source, tool });
-    const scope = tool === EVERY_TOOL ? 'every tool' : `every ${tool} call`;
-    this.problems.push(`${origin}: permissions.${behavior}: ${parsed.error}; ${behavior === 'deny' ? 'denying' : 'asking for'} ${scope} until it is fixed`);
+    const reading = conservativeDeny(text, source);
+    this.rules.push(reading.rule);
+    this.warn(`${origin}: permissions.deny: ${parsed.error}; read as ${reading.description} until it is fixed`);
     return parsed;
+  }
+
+  /** A problem that narrows nothing, or narrows in the safe direction: shown, never a reason to refuse. */
+  private warn(message: string): void {
+    this.problems.push(message);
+    this.notices.push(message);
   }
 
   /** Takes over the "allow for this session" rules of a policy this one replaces (settings reloaded). */
@@ -251,15 +257,17 @@ export class RulesPolicy implements PermissionPolicy {
         // After a `cd`, a relative redirection is relative to a folder we do not know.
         const movesAround = split.parts.some((part) => part.kind === 'command' && CHANGES_DIRECTORY.has(commandName(part.words)));
         const cwd = workDirOf(folders);
+        if (split.unjudgeable) checks.push({ kind: 'opaque', reason: split.unjudgeable });
+        const line = split.parts.filter((part) => part.kind === 'command');
         for (const part of split.parts) {
           if (part.kind === 'command') {
-            checks.push({ kind: 'command', part });
+            checks.push({ kind: 'command', part, line });
             // What the command's arguments name is checked like a Read: an allow rule on the program is not one on every file.
             checks.push(...(await argumentChecks(part, cwd, movesAround, undefined, this.ignored)));
-          } else if (!part.target.literal) checks.push({ kind: 'opaque', reason: `the ${part.operator} redirection target ${part.target.text} is only known at run time` });
-          else if (movesAround && !part.target.value.startsWith('/')) checks.push({ kind: 'opaque', reason: `the command changes directory, so ${part.target.text} may be anywhere` });
+          } else if (!part.target.literal) checks.push({ kind: 'opaque', reason: `the ${part.operator} redirection target ${part.target.text} is only known at run time`, redirect: part.access });
+          else if (movesAround && !part.target.value.startsWith('/')) checks.push({ kind: 'opaque', reason: `the command changes directory, so ${part.target.text} may be anywhere`, redirect: part.access });
           // The shell opens redirections itself, relative to its working directory (the tools' `workDir`).
-          else checks.push({ kind: 'path', path: await judgeShellPath(part.target.value, cwd), access: part.access, fromCommand: true });
+          else checks.push({ kind: 'path', path: await judgeShellPath(part.target.value, cwd), access: part.access, fromCommand: true, redirectTarget: part.target.value });
         }
         return checks;
       }
@@ -285,6 +293,10 @@ export class RulesPolicy implements PermissionPolicy {
     }
     if (this.mode === 'bypass') return { behavior: 'allow', by: 'mode', reason: 'bypass mode' };
     if (sandboxed) return { behavior: 'allow', by: 'mode', reason: 'it runs in the OS sandbox' };
+    if (check.kind === 'argument' && check.command) {
+      const exact = this.rules.find((rule) => rule.behavior === 'allow' && ruleApplies(rule, { kind: 'command', part: check.command! }, toolName) && (rule.source !== 'workspace' || this.workspaceTrusted) && exactRuleCovers(rule, check.command!));
+      if (exact) return { behavior: 'allow', by: 'rule', rule: exact.text, reason: `${ruleLabel(exact)} names ${check.command.text} exactly as written` };
+    }
     if (check.kind === 'opaque' || check.kind === 'argument') return { behavior: 'ask', by: 'rule', reason: check.reason };
     const allow = this.firstMatch('allow', check, toolName, folders, true);
     if (check.kind === 'path' && check.path.real.some((real) => !containingFolder(real, folders))) {
@@ -311,6 +323,10 @@ export class RulesPolicy implements PermissionPolicy {
     if (flags.readOnly || ((check.kind === 'path' || check.kind === 'artifact') && check.access === 'read')) {
       return { behavior: 'allow', by: 'mode', reason: check.kind === 'path' ? `reading ${describe(check)} inside the workspace` : `${toolName} only reads` };
     }
+    // As in Claude Code: a redirection may write inside the workspace (protected files asked earlier).
+    if (check.kind === 'path' && check.fromCommand && check.access === 'write') {
+      return { behavior: 'allow', by: 'mode', reason: `the redirection writes ${describe(check)} inside the workspace` };
+    }
     if (this.mode === 'acceptEdits') {
       if (check.kind === 'path') return { behavior: 'allow', by: 'mode', reason: `acceptEdits mode allows editing ${describe(check)}` };
       if (check.kind === 'tool' && flags.sideEffectScope === 'workspace' && !flags.destructive) {
@@ -319,7 +335,11 @@ export class RulesPolicy implements PermissionPolicy {
     }
     switch (check.kind) {
       case 'command':
-        return { behavior: 'ask', by: 'mode', reason: `${this.mode} mode asks before running ${check.part.text}` };
+      {
+        const suggested = prefixRuleFor(toolName, check.part);
+        const offer = suggested ? `; ${suggested} would allow it` : '';
+        return { behavior: 'ask', by: 'mode', reason: `no rule allows ${check.part.text}${offer}`, ...(suggested ? { suggestedRules: [suggested] } : {}) };
+      }
       case 'url':
         return { behavior: 'ask', by: 'mode', reason: `${this.mode} mode asks before fetching ${check.raw}` };
       case 'path':
@@ -341,31 +361,6 @@ export class RulesPolicy implements PermissionPolicy {
     }
     return maybe;
   }
-}
-
-/** The tool a broken rule still names (`Bash(rm -rf` → `Bash`), else every tool. */
-function failClosedTool(text: string): string {
-  const name = /^\s*([A-Za-z0-9_.\-]+)\s*(\(|$)/.exec(text)?.[1];
-  return name ?? EVERY_TOOL;
-}
-
-/** A deny anywhere wins; then any ask (forced if any is); else allowed. */
-function combine(verdicts: readonly Verdict[]): PermissionDecision {
-  const denied = verdicts.find((verdict) => verdict.behavior === 'deny');
-  if (denied) return denied;
-  const asks = verdicts.filter((verdict) => verdict.behavior === 'ask');
-  if (asks.length > 0) {
-    const first = asks[0]!;
-    const reasons = [...new Set(asks.map((ask) => ask.reason))];
-    const shown = reasons.slice(0, MAX_REASONS_SHOWN).join('; ') + (reasons.length > MAX_REASONS_SHOWN ? `; and ${reasons.length - MAX_REASONS_SHOWN} more` : '');
-    const forced = asks.find((ask) => ask.forced);
-    return { behavior: 'ask', by: (forced ?? first).by, rule: (forced ?? first).rule, reason: shown, forced: forced !== undefined };
-  }
-  const byRule = verdicts.filter((verdict) => verdict.by === 'rule' && verdict.rule);
-  if (byRule.length > 0) {
-    return { behavior: 'allow', by: 'rule', rule: [...new Set(byRule.map((verdict) => verdict.rule!))].join(', '), reason: byRule.map((verdict) => verdict.reason).join('; ') };
-  }
-  return verdicts[0] ?? { behavior: 'ask', by: 'mode', reason: 'nothing to check' };
 }
 
 /** Only absolute (`//`, `~/`) and exact session rules may allow a path outside the workspace folders. */

@@ -3,7 +3,6 @@
 // case-insensitively (macOS and Windows file systems do), at any depth.
 import * as path from 'node:path';
 import { gitWriteProtected } from './gitFiles';
-import type { Check } from './ruleMatch';
 
 export type SensitiveCategory = 'agent-memory' | 'secret' | 'config' | 'ignore-file';
 
@@ -109,28 +108,6 @@ function inFolders(segments: readonly string[], entries: readonly (readonly [str
     } else if (segments[last] === name) {
       const start = last - folderSegments.length;
       if (start >= 0 && folderSegments.every((segment, offset) => segments[start + offset] === segment)) return `${folder}/${name}`;
-    }
-  }
-  return undefined;
-}
-
-/** Why writing (or reading) the path a check names always asks; undefined when it need not. */
-export function sensitiveReason(check: Check, ignoreFiles: readonly string[] | undefined, gitPaths: ReadonlySet<string>): string | undefined {
-  if (check.kind !== 'path') return undefined;
-  for (const candidate of [check.path.lexical, ...check.path.real]) {
-    if (check.access === 'write' && gitPaths.has(candidate)) return `${candidate} is a file the repository's git config includes or a submodule's .git file, which can run code: writing it always asks`;
-    const sensitive = classifySensitive(candidate, check.access, ignoreFiles);
-    if (!sensitive) continue;
-    const verb = check.access === 'write' ? 'writing' : 'reading';
-    switch (sensitive.category) {
-      case 'agent-memory':
-        return `${candidate} is an agent memory file (${sensitive.matched}): ${verb} it always asks`;
-      case 'secret':
-        return `${candidate} may hold secrets (${sensitive.matched}): ${verb} it always asks`;
-      case 'config':
-        return `${candidate} is configuration that can run code (${sensitive.matched}): ${verb} it always asks`;
-      case 'ignore-file':
-        return `${candidate} is an agent ignore file, which decides what every tool and Workspace Changes see: ${verb} it always asks`;
     }
   }
   return undefined;

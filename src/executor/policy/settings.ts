@@ -44,6 +44,7 @@ const EVERY_TOOL_RULE = EVERY_TOOL;
 /** Reads a parsed settings object. `origin` names it in problems (a file path, "user settings"). */
 export function parseSettings(value: unknown, origin: string): ParsedSettings {
   const problems: string[] = [];
+  const notices: string[] = [];
   if (!isRecord(value)) {
     return { rules: { deny: [EVERY_TOOL_RULE] }, defaultMode: 'plan', additionalDirectories: [], hooks: [], notices: [], problems: [`${origin}: settings must be a JSON object; every tool is denied until it is fixed`] };
   }
@@ -66,14 +67,17 @@ export function parseSettings(value: unknown, origin: string): ParsedSettings {
         defaultMode = parsePermissionMode(permissions.defaultMode);
         if (!defaultMode) {
           // It may have meant plan: the strictest mode is the one that cannot be looser than meant.
-          problems.push(`${origin}: permissions.defaultMode ${JSON.stringify(permissions.defaultMode)} is not one of default, acceptEdits, plan, bypassPermissions; plan mode until it is fixed`);
+          // Claude Code has modes we do not (dontAsk, auto): a warning, never a reason to refuse the file.
+          const message = `${origin}: permissions.defaultMode ${JSON.stringify(permissions.defaultMode)} is not one of default, acceptEdits, plan, bypassPermissions; plan mode until it is fixed`;
+          problems.push(message);
+          notices.push(message);
           defaultMode = 'plan';
         }
       }
     }
   }
   const hooks = parseHookSettings(value.hooks, origin);
-  return { rules, defaultMode, additionalDirectories, hooks: hooks.hooks, problems: [...problems, ...hooks.problems, ...hooks.notices], notices: hooks.notices };
+  return { rules, defaultMode, additionalDirectories, hooks: hooks.hooks, problems: [...problems, ...hooks.problems, ...hooks.notices], notices: [...notices, ...hooks.notices] };
 }
 
 /** Reads a `hooks` object: `{EventName: [{matcher?, hooks: [{type: 'command', command, timeout?}]}]}`. */

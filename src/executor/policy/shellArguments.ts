@@ -37,7 +37,7 @@ export async function argumentChecks(part: SimpleCommandPart, cwd: string, moves
     checks.push({ kind: 'argument', reason: `${part.text} changes to a folder outside the workspace (home, previous or stacked)` });
   }
   for (const arg of args) checks.push(...(await checksOfArgument(arg, part.text, cwd, movesAround, home, ignored)));
-  return checks;
+  return checks.map((check) => (check.kind === 'argument' ? { ...check, command: part } : check));
 }
 
 async function checksOfArgument(arg: CommandWord, command: string, cwd: string, movesAround: boolean, givenHome: string | undefined, ignored: IgnoredPaths | undefined): Promise<Check[]> {
@@ -49,10 +49,18 @@ async function checksOfArgument(arg: CommandWord, command: string, cwd: string, 
     return [{ kind: 'path', path: await judgeShellPath(target, cwd), access: 'read', fromCommand: true }];
   }
   if (!arg.literal) {
-    return [{ kind: 'argument', reason: `the argument ${arg.text} of ${command} is only known at run time, so it may name any file` }];
+    if (!arg.alternatives) return [{ kind: 'argument', reason: `the argument ${arg.text} of ${command} is only known at run time, so it may name any file` }];
+    // Its values are known (`{a,b}`, a loop over plain words, `$((…))`): each is checked as written.
+    const checks: Check[] = [];
+    for (const value of arg.alternatives) checks.push(...(await checksOfValue(value, arg.text, command, cwd, movesAround, ignored)));
+    return checks;
   }
+  return checksOfValue(arg.value, arg.text, command, cwd, movesAround, ignored);
+}
+
+async function checksOfValue(argValue: string, argText: string, command: string, cwd: string, movesAround: boolean, ignored: IgnoredPaths | undefined): Promise<Check[]> {
   // `--file=/etc/passwd`: the value is the path; other options name no file.
-  const value = arg.value.startsWith('-') ? (arg.value.includes('=') ? arg.value.slice(arg.value.indexOf('=') + 1) : '') : arg.value;
+  const value = argValue.startsWith('-') ? (argValue.includes('=') ? argValue.slice(argValue.indexOf('=') + 1) : '') : argValue;
   if (value === '' || NOT_FILES.has(value)) return [];
   // A file an agent ignore file excludes is kept away like a secret one.
   const absolute = path.resolve(cwd, value);
@@ -60,7 +68,7 @@ async function checksOfArgument(arg: CommandWord, command: string, cwd: string, 
   const mayLeave = value.includes('/') || value === '..';
   if (!sensitive && !mayLeave) return [];
   if (movesAround && !value.startsWith('/') && (sensitive || value.split('/').includes('..'))) {
-    return [{ kind: 'argument', reason: `${command} runs after a change of directory, so ${arg.text} may be anywhere` }];
+    return [{ kind: 'argument', reason: `${command} runs after a change of directory, so ${argText} may be anywhere` }];
   }
   return [{ kind: 'path', path: await judgeShellPath(value, cwd), access: 'read', fromCommand: true }];
 }

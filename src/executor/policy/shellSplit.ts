@@ -14,6 +14,8 @@ function parser(): typeof Unbash {
   return unbash;
 }
 
+/** Brace expansions and loops giving more values than this leave the word unknown (it asks). */
+export const MAX_WORD_ALTERNATIVES = 64;
 /** Longer commands are not parsed (they ask): a rule check must stay cheap. */
 export const MAX_COMMAND_CHARS = 100_000;
 /** More parts than this ask instead of being matched one by one. */
@@ -48,6 +50,12 @@ export interface CommandWord {
   readonly literal: boolean;
   /** The source text, quotes included. */
   readonly text: string;
+  /**
+   * For a word not `literal`: every value it can take when they are known before it runs (brace
+   * expansion, a loop variable over plain words), with what cannot name a file (`$((…))`, `$?`,
+   * `<(…)`) and the output of a substitution (its commands are parts of their own) left out.
+   */
+  readonly alternatives?: readonly string[];
 }
 
 /** A simple command: its assignments, name and arguments, in order. */
@@ -74,7 +82,12 @@ export interface RedirectPart {
 export type CommandPart = SimpleCommandPart | RedirectPart;
 
 export type SplitResult =
-  | { readonly ok: true; readonly parts: readonly CommandPart[] }
+  | {
+      readonly ok: true;
+      readonly parts: readonly CommandPart[];
+      /** Why the line cannot be judged from its parts alone (a function defined in it): it asks. */
+      readonly unjudgeable?: string;
+    }
   | { readonly ok: false; readonly reason: string };
 
 type SyntaxNode = Parameters<typeof Unbash.forEachChild>[0];
@@ -119,21 +132,30 @@ function deepFreeze<T>(value: T): T {
 function splitUncached(command: string): SplitResult {
   if (command.length > MAX_COMMAND_CHARS) return { ok: false, reason: `the command is longer than ${MAX_COMMAND_CHARS} characters` };
   const parts: CommandPart[] = [];
+  const state: SplitState = { unjudgeable: undefined };
   try {
-    collectScript(command, 0, parts);
+    collectScript(command, 0, parts, state);
   } catch (error) {
     if (error instanceof Unsplittable) return { ok: false, reason: error.message };
     return { ok: false, reason: `the parser failed: ${error instanceof Error ? error.message : String(error)}` };
   }
   if (parts.length === 0) return { ok: false, reason: 'the command is empty' };
-  return { ok: true, parts };
+  return state.unjudgeable ? { ok: true, parts, unjudgeable: state.unjudgeable } : { ok: true, parts };
 }
 
-function collectScript(source: string, depth: number, parts: CommandPart[]): void {
+interface SplitState {
+  unjudgeable: string | undefined;
+}
+
+/** Loop variables whose values are known: `for f in a b` binds f to a and b in its body. */
+type Bindings = ReadonlyMap<string, readonly string[]>;
+const NO_BINDINGS: Bindings = new Map();
+
+function collectScript(source: string, depth: number, parts: CommandPart[], state: SplitState, bindings: Bindings = NO_BINDINGS): void {
   if (depth > MAX_NESTED_SHELL_DEPTH) throw new Unsplittable(`shells are nested more than ${MAX_NESTED_SHELL_DEPTH} deep`);
   const script = parser().parse(source);
   checkErrors(script);
-  visit(script, depth, parts);
+  visit(script, depth, parts, state, bindings);
 }
 
 function checkErrors(script: Unbash.ParsedScript): void {
@@ -141,17 +163,31 @@ function checkErrors(script: Unbash.ParsedScript): void {
   if (error) throw new Unsplittable(`it does not parse: ${error.message} at offset ${error.pos}`);
 }
 
-function visit(node: SyntaxNode, depth: number, parts: CommandPart[]): void {
+function visit(node: SyntaxNode, depth: number, parts: CommandPart[], state: SplitState, bindings: Bindings): void {
   switch (node.type) {
     case 'Script':
       checkErrors(node as Unbash.ParsedScript);
       break;
     case 'Command':
-      addCommand(node, depth, parts);
+      addCommand(node, depth, parts, state, bindings);
       break;
     case 'Redirect':
-      addRedirect(node, parts);
+      addRedirect(node, parts, bindings);
       break;
+    case 'Function':
+      // The name may shadow an allowed command: what a later word runs is no longer what it says.
+      state.unjudgeable ??= `it defines a function (${node.name.text}), so a command's name may not be what runs`;
+      break;
+    case 'For': {
+      for (const word of node.wordlist ?? []) visit(word, depth, parts, state, bindings);
+      const values = node.wordlist === undefined ? undefined : node.wordlist.flatMap((word) => wordValues(word, bindings) ?? [UNKNOWN]);
+      const known = values !== undefined && !values.includes(UNKNOWN) && values.length <= MAX_WORD_ALTERNATIVES;
+      const inner = new Map(bindings);
+      if (known) inner.set(node.name.value, values);
+      else inner.delete(node.name.value);
+      visit(node.body, depth, parts, state, inner);
+      return;
+    }
     case 'CommandExpansion':
     case 'ProcessSubstitution':
     case 'ArithmeticCommandExpansion':
@@ -163,26 +199,26 @@ function visit(node: SyntaxNode, depth: number, parts: CommandPart[]): void {
       break;
   }
   if (parts.length > MAX_COMMAND_PARTS) throw new Unsplittable(`it has more than ${MAX_COMMAND_PARTS} parts`);
-  parser().forEachChild(node, (child) => visit(child, depth, parts));
+  parser().forEachChild(node, (child) => visit(child, depth, parts, state, bindings));
 }
 
-function addCommand(node: Unbash.Command, depth: number, parts: CommandPart[]): void {
+function addCommand(node: Unbash.Command, depth: number, parts: CommandPart[], state: SplitState, bindings: Bindings): void {
   const words: CommandWord[] = [];
   for (const prefix of node.prefix) {
     if (prefix.type === 'Assignment') words.push({ value: prefix.text, literal: isLiteralAssignment(prefix), text: prefix.text });
   }
-  if (node.name) words.push(toWord(node.name));
+  if (node.name) words.push(toWord(node.name, bindings));
   for (const suffix of node.suffix) {
-    if (suffix.type === 'Word') words.push(toWord(suffix));
+    if (suffix.type === 'Word') words.push(toWord(suffix, bindings));
     else if (suffix.type === 'Assignment') words.push({ value: suffix.text, literal: isLiteralAssignment(suffix), text: suffix.text });
   }
   if (words.length === 0) return;
   parts.push({ kind: 'command', words, text: words.map((word) => word.text).join(' ') });
-  addWrapped(words, depth, parts);
+  addWrapped(words, depth, parts, state);
 }
 
 /** `sh -c '...'` and `eval ...` run a command line; `env rm`, `sudo rm` run a command. */
-function addWrapped(words: readonly CommandWord[], depth: number, parts: CommandPart[]): void {
+function addWrapped(words: readonly CommandWord[], depth: number, parts: CommandPart[], state: SplitState): void {
   let start = 0;
   while (start < words.length && words[start]!.literal && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[start]!.value)) start += 1;
   const name = words[start];
@@ -196,12 +232,12 @@ function addWrapped(words: readonly CommandWord[], depth: number, parts: Command
     const script = args[flagIndex + 1];
     if (!script) return;
     if (!script.literal) throw new Unsplittable(`the script given to ${program} -c is built at run time: ${script.text}`);
-    collectScript(script.value, depth + 1, parts);
+    collectScript(script.value, depth + 1, parts, state);
     return;
   }
   if (program === 'eval') {
     if (args.some((word) => !word.literal)) throw new Unsplittable('eval runs text built at run time');
-    if (args.length > 0) collectScript(args.map((word) => word.value).join(' '), depth + 1, parts);
+    if (args.length > 0) collectScript(args.map((word) => word.value).join(' '), depth + 1, parts, state);
     return;
   }
   if (!WRAPPERS.has(program)) return;
@@ -217,7 +253,7 @@ function addWrapped(words: readonly CommandWord[], depth: number, parts: Command
   const wrapped = args.slice(index);
   if (wrapped.length > 0) {
     parts.push({ kind: 'command', words: wrapped, text: wrapped.map((word) => word.text).join(' ') });
-    addWrapped(wrapped, depth, parts);
+    addWrapped(wrapped, depth, parts, state);
   }
   // An option this list does not know may take a value: every later start is checked against deny rules.
   for (let start = 0; start < args.length; start += 1) {
@@ -227,18 +263,88 @@ function addWrapped(words: readonly CommandWord[], depth: number, parts: Command
   }
 }
 
-function addRedirect(node: Unbash.Redirect, parts: CommandPart[]): void {
-  const target = node.target ? toWord(node.target) : undefined;
+function addRedirect(node: Unbash.Redirect, parts: CommandPart[], bindings: Bindings): void {
+  const target = node.target ? toWord(node.target, bindings) : undefined;
   if (!target) throw new Unsplittable(`a ${node.operator} redirection has no target`);
   // `2>&1`, `>&-`, `<&3`: descriptors, not files.
   if ((node.operator === '>&' || node.operator === '<&') && /^(\d+-?|-)$/.test(target.value)) return;
   if (target.literal && NOT_FILES.has(target.value)) return;
+  // `> >(cat)`: a pipe into a command, which is a part of its own.
+  if (node.target?.parts?.length === 1 && node.target.parts[0]!.type === 'ProcessSubstitution') return;
   const access = node.operator === '<' || node.operator === '<&' ? 'read' : 'write';
   parts.push({ kind: 'redirect', access, operator: node.operator, target });
 }
 
-function toWord(word: Unbash.Word): CommandWord {
-  return { value: word.value, literal: isLiteralWord(word), text: word.text };
+function toWord(word: Unbash.Word, bindings: Bindings): CommandWord {
+  const literal = isLiteralWord(word);
+  if (literal) return { value: word.value, literal, text: word.text };
+  const alternatives = wordValues(word, bindings);
+  return alternatives && !alternatives.includes(UNKNOWN) ? { value: word.value, literal, text: word.text, alternatives } : { value: word.value, literal, text: word.text };
+}
+
+/** Stands for a value only known at run time among a word's values. */
+const UNKNOWN = '\u0000unknown';
+/** `$((1 + 2 * 3))`: digits and operators, no names (a name may make bash read it as `$( (cmd) )`). */
+const PLAIN_ARITHMETIC = /^\$\(\([\d\s+\-*/%()<>=!&|^~?:,]*\)\)$/;
+/** Special parameters that expand to numbers (`$?`, `$#`, `$$`, `$!`): never a file outside. */
+const NUMERIC_PARAMETER = /^\$(?:[?#$!]|\{[?#$!]\})$/;
+
+/** The values a word can take, when they are known before it runs; undefined when they are not. */
+function wordValues(word: Unbash.Word, bindings: Bindings): string[] | undefined {
+  if (!word.parts) return word.text.startsWith('~') || /[*?[]/.test(word.text) ? undefined : [word.value];
+  let values = [''];
+  for (const [index, part] of word.parts.entries()) {
+    const choices = partValues(part, index, bindings);
+    if (!choices) return undefined;
+    values = values.flatMap((value) => choices.map((choice) => value + choice));
+    if (values.length > MAX_WORD_ALTERNATIVES) return undefined;
+  }
+  return values;
+}
+
+function partValues(part: Unbash.WordPart | Unbash.DoubleQuotedChild, index: number, bindings: Bindings): string[] | undefined {
+  switch (part.type) {
+    case 'Literal':
+      return index === 0 && part.text.startsWith('~') ? undefined : [part.value];
+    case 'SingleQuoted':
+    case 'AnsiCQuoted':
+      return [part.value];
+    case 'DoubleQuoted': {
+      let values = [''];
+      for (const child of part.parts) {
+        const choices = partValues(child, 1, bindings);
+        if (!choices) return undefined;
+        values = values.flatMap((value) => choices.map((choice) => value + choice));
+      }
+      return values;
+    }
+    case 'ArithmeticExpansion':
+      // Only numbers and operators: bash runs `$(( cmd ))` that is not arithmetic as a command.
+      return PLAIN_ARITHMETIC.test(part.text) ? ['0'] : undefined;
+    case 'CommandExpansion':
+    case 'ProcessSubstitution':
+      // Its commands are parts of their own; the output of an allowed one stands for no file here.
+      return [''];
+    case 'SimpleExpansion':
+    case 'ParameterExpansion': {
+      if (NUMERIC_PARAMETER.test(part.text)) return ['0'];
+      const name = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(part.text)?.[1];
+      return name === undefined ? undefined : bindings.get(name)?.slice();
+    }
+    case 'BraceExpansion':
+      return braceValues(part.text);
+    default:
+      return undefined;
+  }
+}
+
+/** `{a,b}` with plain items, `{1..9}`, `{a..e}`; undefined otherwise. */
+function braceValues(text: string): string[] | undefined {
+  const range = /^\{(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])\}$/.exec(text);
+  if (range) return /\d/.test(range[1]!) ? ['0'] : ['a'];
+  const list = /^\{([A-Za-z0-9_.,\/@%+=:-]*)\}$/.exec(text);
+  if (!list || !list[1]!.includes(',')) return undefined;
+  return list[1]!.split(',');
 }
 
 /** A word whose value is fixed before the shell runs: no expansion, no glob, no unquoted leading `~`. */

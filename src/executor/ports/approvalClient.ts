@@ -13,13 +13,16 @@ export interface ApprovalRequest {
   readonly sessionAllowed: boolean;
   /** Whether "allow in this workspace" (a rule written to the workspace's settings) may be offered. */
   readonly workspaceAllowed?: boolean;
+  /** Prefix rules that would allow what asked (`Bash(git push *)`): offered beside the exact rule, with "allow in this workspace". */
+  readonly suggestedRules?: readonly string[];
 }
 
 export type ApprovalAnswer =
   | { readonly kind: 'allowOnce' }
   | { readonly kind: 'allowSession' }
   /** Allowed, and the exact rule is kept in the workspace's settings (`.claude/settings.local.json`). */
-  | { readonly kind: 'allowWorkspace' }
+  /** With `rules`: the suggested prefix rules the user chose, kept instead of the exact ones. */
+  | { readonly kind: 'allowWorkspace'; readonly rules?: readonly string[] }
   | { readonly kind: 'deny'; readonly reason?: string };
 
 export interface ApprovalClient {

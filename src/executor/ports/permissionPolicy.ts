@@ -27,6 +27,8 @@ export interface PermissionDecision {
   readonly rule?: string;
   /** This ask can never be removed by a hook, a rule or the tool (spec §3.5: `alwaysAsk`, agent-memory files). */
   readonly forced?: boolean;
+  /** On an ask: prefix rules that would have allowed every part that asked (`Bash(git push *)`), to offer. */
+  readonly suggestedRules?: readonly string[];
 }
 
 export interface PermissionPolicy {
@@ -39,7 +41,7 @@ export interface PermissionPolicy {
    * An "allow in this workspace" answer: the same exact rule, kept in the workspace's settings so it
    * outlives the session. Absent: the answer is not offered.
    */
-  rememberWorkspaceApproval?(request: PermissionRequest, signal?: AbortSignal): Promise<void>;
+  rememberWorkspaceApproval?(request: PermissionRequest, signal?: AbortSignal, rules?: readonly string[]): Promise<void>;
   /**
    * Whether "allow in this workspace" can keep exactly this call's rule (a rule text that reads back as
    * covering nothing more). False: the answer is not offered for this call. Absent: it can.

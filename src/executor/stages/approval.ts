@@ -29,7 +29,10 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
   let preview: ApprovalPreview | undefined;
   if (def.prepareApproval) {
     try {
-      const prepared = await def.prepareApproval(state.input, state.signal, { workspaceFolders: deps.workspaceFolders });
+      const prepared = await def.prepareApproval(state.input, state.signal, {
+        workspaceFolders: deps.workspaceFolders,
+        judgePath: (raw) => state.judgePath(raw, deps.workspaceFolders),
+      });
       if (prepared.decision === 'allow' && !decision.forced) {
         state.decide('none', 'tool');
         return undefined;
@@ -43,7 +46,11 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
   }
   const policy = deps.permissionPolicy;
   const permissionRequest = { tool: def, input: state.input, callId: state.call.id, workspaceFolders: deps.workspaceFolders };
-  const workspaceAllowed = !decision.forced && policy.rememberWorkspaceApproval !== undefined && (await workspaceRulePossible(state, deps, permissionRequest));
+  const remembers = !decision.forced && policy.rememberWorkspaceApproval !== undefined;
+  const suggestedRules = remembers && decision.suggestedRules?.length ? decision.suggestedRules : undefined;
+  // The exact rule is kept only where its text reads back as exactly it; a suggested rule is shown as written.
+  const exactPossible = remembers && (await workspaceRulePossible(state, deps, permissionRequest));
+  const workspaceAllowed = exactPossible || suggestedRules !== undefined;
   const request: ApprovalRequest = {
     callId: state.call.id,
     toolName: state.toolName,
@@ -53,6 +60,7 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
     preview: escapePreview(preview ?? defaultPreview(state.input)),
     sessionAllowed: !decision.forced,
     workspaceAllowed,
+    ...(suggestedRules ? { suggestedRules } : {}),
   };
   deps.emit({ type: 'permissionRequested', callId: request.callId, name: request.toolName, input: request.input, reason: request.reason, preview: request.preview });
   const waitStart = performance.now();
@@ -72,8 +80,10 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
   // A forced ask is never remembered, whatever a client answered; a workspace rule only where it was offered.
   if (lasting && !decision.forced) {
     try {
-      if (verdict.answer.kind === 'allowWorkspace' && workspaceAllowed && deps.permissionPolicy.rememberWorkspaceApproval) {
-        await deps.permissionPolicy.rememberWorkspaceApproval(permissionRequest, state.signal);
+      // Only a rule the request offered may be kept: a grant covers nothing it did not show.
+      const chosen = verdict.answer.kind === 'allowWorkspace' ? verdict.answer.rules?.filter((rule) => request.suggestedRules?.includes(rule)) : undefined;
+      if (verdict.answer.kind === 'allowWorkspace' && deps.permissionPolicy.rememberWorkspaceApproval && (chosen?.length || exactPossible)) {
+        await deps.permissionPolicy.rememberWorkspaceApproval(permissionRequest, state.signal, chosen?.length ? chosen : undefined);
       } else {
         await deps.permissionPolicy.rememberSessionApproval?.(permissionRequest, state.signal);
       }

@@ -108,7 +108,6 @@ export class AcpChat implements TurnHost {
     const prompt = this.active;
     if (!prompt) return {};
     return {
-      context: { toolInvocationToken: prompt.request.toolInvocationToken },
       label: `@executor ${prompt.agent}: ${oneLine(this.options.redactor.redact(prompt.request.prompt), TURN_LABEL_MAX_CHARS)}`,
     };
   }

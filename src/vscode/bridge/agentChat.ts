@@ -102,7 +102,6 @@ export class AgentChat {
     const prompt = this.active;
     if (!prompt) return {};
     return {
-      context: { toolInvocationToken: prompt.request.toolInvocationToken },
       label: `@executor agent: ${oneLine(this.options.redactor.redact(prompt.request.prompt), TURN_LABEL_MAX_CHARS)}`,
     };
   }

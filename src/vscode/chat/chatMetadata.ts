@@ -2,6 +2,8 @@
 // and the (redacted, budgeted) results the model got, in `ChatResult.metadata`; and the conversation
 // rebuilt from `context.history` with it, so a follow-up continues where the last turn ended.
 import * as vscode from 'vscode';
+import type { ConversationTurn } from './prompt/conversationUnits';
+import { fingerprint, userText } from './prompt/promptMessages';
 
 export const METADATA_VERSION = 1;
 
@@ -17,6 +19,8 @@ export interface ChatRoundResult {
   /** Exactly what the model received. */
   readonly content: string;
   readonly isError: boolean;
+  /** Where the whole output can be read again, when it was saved (by the executor's budget, or when cut to fit). */
+  readonly artifactUri?: string;
 }
 
 export interface ChatRound {
@@ -25,51 +29,58 @@ export interface ChatRound {
   readonly results: readonly ChatRoundResult[];
 }
 
-export type ChatStopReason = 'done' | 'roundLimit' | 'cancelled' | 'modelError';
+export type ChatStopReason = 'done' | 'roundLimit' | 'cancelled' | 'modelError' | 'contextFull';
 
 export interface ChatTurnMetadata {
   readonly version: typeof METADATA_VERSION;
   readonly rounds: readonly ChatRound[];
   readonly stopReason: ChatStopReason;
+  /** `/compact`'s summary: the conversation before it is this text from then on. */
+  readonly summary?: string;
 }
 
 export function isChatTurnMetadata(value: unknown): value is ChatTurnMetadata {
   return typeof value === 'object' && value !== null && (value as ChatTurnMetadata).version === METADATA_VERSION && Array.isArray((value as ChatTurnMetadata).rounds);
 }
 
-/** The earlier prompts and replies of this participant, as model messages; slash-command turns are skipped. */
-export function messagesFromHistory(history: vscode.ChatContext['history'], participantId: string): vscode.LanguageModelChatMessage[] {
-  const messages: vscode.LanguageModelChatMessage[] = [];
-  for (const turn of history) {
-    if (turn.participant !== participantId || turn.command) continue;
+/** The slash command whose reply replaces the conversation before it with a summary. */
+export const COMPACT_COMMAND = 'compact';
+
+/**
+ * The earlier prompts and replies as turns for the context budget: each prompt with the rounds of
+ * its reply. A `/compact` reply starts the list over from its summary; other slash commands are skipped.
+ */
+export function conversationFromHistory(history: vscode.ChatContext['history'], participantId: string): ConversationTurn[] {
+  let turns: ConversationTurn[] = [];
+  let pending: string | undefined;
+  history.forEach((turn, index) => {
+    if (turn.participant !== participantId) return;
     if (turn instanceof vscode.ChatRequestTurn) {
-      messages.push(vscode.LanguageModelChatMessage.User(turn.prompt));
-      continue;
+      pending = turn.command ? undefined : promptWithReferences(turn);
+      return;
     }
     const metadata = turn.result.metadata;
+    if (turn.command === COMPACT_COMMAND && isChatTurnMetadata(metadata) && metadata.summary) {
+      turns = [{ prompt: userText(`Summary of the conversation so far (made by /compact):\n\n${metadata.summary}`, `c:${index}:${fingerprint(metadata.summary)}`), rounds: [] }];
+      return;
+    }
+    if (turn.command || pending === undefined) return;
+    const prompt = userText(pending, `p:${index}:${fingerprint(pending)}`);
+    pending = undefined;
     if (isChatTurnMetadata(metadata)) {
-      messages.push(...messagesOfRounds(metadata.rounds));
+      turns.push({ prompt, rounds: metadata.rounds });
     } else {
       const text = responseText(turn);
-      if (text) messages.push(vscode.LanguageModelChatMessage.Assistant(text));
+      turns.push({ prompt, rounds: text ? [{ text, calls: [], results: [] }] : [] });
     }
-  }
-  return messages;
+  });
+  return turns;
 }
 
-/** One round: the model's text and calls, then (when it called tools) the results it got. */
-export function messagesOfRounds(rounds: readonly ChatRound[]): vscode.LanguageModelChatMessage[] {
-  const messages: vscode.LanguageModelChatMessage[] = [];
-  for (const round of rounds) {
-    const parts: Array<vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart> = [];
-    if (round.text) parts.push(new vscode.LanguageModelTextPart(round.text));
-    for (const call of round.calls) parts.push(new vscode.LanguageModelToolCallPart(call.id, call.name, call.input));
-    if (parts.length > 0) messages.push(vscode.LanguageModelChatMessage.Assistant(parts));
-    if (round.results.length > 0) {
-      messages.push(vscode.LanguageModelChatMessage.User(round.results.map((result) => new vscode.LanguageModelToolResultPart(result.callId, [new vscode.LanguageModelTextPart(result.content)]))));
-    }
-  }
-  return messages;
+/** An earlier prompt, with the names of what was attached to it (their text went with that request only). */
+function promptWithReferences(turn: vscode.ChatRequestTurn): string {
+  const names = turn.references.map((reference) => (reference.value instanceof vscode.Uri ? reference.value.fsPath : reference.value instanceof vscode.Location ? reference.value.uri.fsPath : (reference.modelDescription ?? reference.id)));
+  return names.length > 0 ? `${turn.prompt}\n\n[Attached then: ${names.join(', ')}]` : turn.prompt;
 }
 
 /** The markdown of a reply that kept no rounds (an older reply, or one that failed early). */

@@ -7,7 +7,7 @@ export const MODEL_ERROR_MAX_CHARS = 300;
 
 /** The codes `vscode.LanguageModelError` uses (its static factories' names). */
 const KNOWN: Readonly<Record<string, (model: string) => string>> = {
-  NoPermissions: (model) => `${model} refused this request: this extension is not allowed to use it (allow it in the model's access settings, or pick another model).`,
+  NoPermissions: (model) => `${model} refused this request: Agent Tool Executor has not been allowed to use it; allow it when VS Code asks for your consent (or under Manage Language Model Access in the Accounts menu), or pick another model.`,
   Blocked: (model) => `${model} blocked this request (a quota or content limit of its provider); try again later or pick another model.`,
   NotFound: (model) => `${model} is not available any more; pick another model in the chat's model picker.`,
 };
@@ -22,4 +22,9 @@ export function modelErrorSentence(model: string, error: { code?: unknown; messa
     return `${model} cannot call tools (${message}); pick a model with tool calling in the model picker.`;
   }
   return message ? `${model} could not answer: ${message}` : `${model} could not answer, and gave no reason.`;
+}
+
+/** The one sentence for a model that cannot call tools: every request of `@executor` offers tools. */
+export function noToolCallingSentence(model: string): string {
+  return `${model} cannot call tools, which @executor needs; pick a model with tool calling in the chat's model picker.`;
 }

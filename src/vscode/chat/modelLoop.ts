@@ -1,20 +1,28 @@
 // The model loop of `@executor` (issue 11), one round at a time:
-//   1. send the conversation and our tools to the model the user picked (`request.model`);
+//   1. send the conversation and our tools to the model the user picked (`request.model`): the
+//      instructions first, then as much of the conversation as fits its window (contextFit.ts);
 //   2. stream its reply: text as markdown, each tool call offered to a `Turn` as soon as it is
 //      complete (qualifying calls start while the model still streams);
-//   3. end the turn and wait for its results (the reply shows them as they come);
+//   3. end the turn and wait for its results (the reply shows them as they come); a result bigger
+//      than its share of the window is cut, with its whole text saved;
 //   4. send the results back; stop when the model calls no tool, at the round limit, on the stop
-//      button, or on a model error (one sentence, never a stack trace).
+//      button, on a model error (one sentence, never a stack trace), or when even the latest round
+//      cannot fit the window.
 // Each round's calls and results go into the reply's metadata for the next prompt.
 import * as vscode from 'vscode';
 import type { ToolCall } from '../../executor/contract';
 import type { ToolExecutor } from '../../executor/executor';
+import type { IgnoredPaths } from '../../executor/ports/ignoredPaths';
+import type { Logger } from '../../executor/ports/logger';
 import type { Redactor } from '../../executor/ports/redactor';
 import type { ToolCallResult } from '../../executor/result';
 import { redactionStreamOf } from '../../executor/results/redaction/lineStream';
-import { messagesFromHistory, messagesOfRounds, METADATA_VERSION, type ChatRound, type ChatStopReason, type ChatTurnMetadata } from './chatMetadata';
+import { modelCallsTools } from './attachments';
+import { conversationFromHistory, METADATA_VERSION, type ChatRound, type ChatStopReason, type ChatTurnMetadata } from './chatMetadata';
+import { ContextFit, ContextMemory, shortenedLine, toolChoice } from './contextFit';
 import type { DiffLinks } from './diffLinks';
-import { modelErrorSentence } from './modelErrors';
+import { modelErrorSentence, noToolCallingSentence } from './modelErrors';
+import { preparePrompt, type ChatPromptSettings } from './promptContext';
 import { ReplyRenderer } from './replyRenderer';
 import { oneLine } from './replyText';
 
@@ -33,11 +41,16 @@ export interface ChatHost {
   maxRounds(): number;
   /** Brings tools that come and go (other extensions' and MCP servers' tools) up to date before they are offered. */
   refreshTools?(): void;
-}
-
-/** What a handler running inside a chat turn finds in `ctx.turn.context`. */
-export interface ChatTurnContext {
-  readonly toolInvocationToken: vscode.ChatParticipantToolToken;
+  /** Counts and saved results kept across requests. */
+  readonly contextMemory?: ContextMemory;
+  /** Saves a result's whole (redacted) text where Read finds it again; its URI. */
+  saveResult?(callId: string, text: string): Promise<string | undefined>;
+  promptSettings?(): ChatPromptSettings;
+  permissionMode?(): string;
+  sandboxState?(): 'off' | 'starting' | 'ready' | 'unavailable' | undefined;
+  ignoredPaths?(): IgnoredPaths | undefined;
+  /** Where each request's context figures go (`chat.context`: tokens, what was shortened, what counting cost). */
+  readonly logger?: Logger;
 }
 
 export async function runModelLoop(
@@ -47,32 +60,49 @@ export async function runModelLoop(
   stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken,
 ): Promise<vscode.ChatResult> {
-  const messages = [...messagesFromHistory(context.history, host.participantId), vscode.LanguageModelChatMessage.User(request.prompt)];
-  host.refreshTools?.();
-  const tools: vscode.LanguageModelChatTool[] = host.executor.registry.describe().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
   const rounds: ChatRound[] = [];
-  const controller = new AbortController();
-  const onCancel = token.onCancellationRequested(() => controller.abort());
   const result = (stopReason: ChatStopReason, errorMessage?: string): vscode.ChatResult => {
     const metadata: ChatTurnMetadata = { version: METADATA_VERSION, rounds, stopReason };
     return errorMessage ? { metadata, errorDetails: { message: errorMessage } } : { metadata };
   };
+  if (!modelCallsTools(request.model)) return result('modelError', noToolCallingSentence(request.model.name));
+  const controller = new AbortController();
+  const onCancel = token.onCancellationRequested(() => controller.abort());
   try {
+    const earlier = conversationFromHistory(context.history, host.participantId);
+    host.refreshTools?.();
+    const tools: vscode.LanguageModelChatTool[] = host.executor.registry.describe().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+    const prepared = await preparePrompt(host, request, earlier, stream, controller.signal);
+    const fit = new ContextFit(host, request.model, prepared, earlier, rounds, token);
+    await fit.fitAttachments(tools);
+    const choice = toolChoice(request.toolReferences ?? [], tools, (line) => stream.markdown(line));
+    let saidShortened = false;
     const maxRounds = Math.max(1, host.maxRounds());
     for (let index = 0; index < maxRounds; index++) {
       if (token.isCancellationRequested) return result('cancelled');
+      const offered = index === 0 && choice.required ? tools.filter((tool) => tool.name === choice.required) : tools;
+      const assembled = await fit.request(offered);
+      if (!assembled.ok) return result('contextFull', assembled.sentence);
+      if (!saidShortened && (assembled.stubbed.length > 0 || assembled.dropped > 0)) {
+        stream.markdown(`\n\n${shortenedLine(request.model.name, fit.window, assembled.stubbed.length, assembled.dropped)}\n\n`);
+        saidShortened = true;
+      }
+      const options: vscode.LanguageModelChatRequestOptions = { tools: offered, justification: 'Runs the tools you approve in this workspace.' };
+      if (index === 0 && choice.required) options.toolMode = vscode.LanguageModelChatToolMode.Required;
       const label = `@executor ${oneLine(host.redactor.redact(request.prompt), TURN_LABEL_MAX_CHARS)}${index > 0 ? ` (round ${index + 1})` : ''}`;
-      const round = await runRound(host, request, messages, tools, stream, token, controller.signal, label);
-      rounds.push(round.round);
+      const round = await runRound(host, request, assembled.messages, options, stream, token, controller.signal, label);
+      rounds.push(await fit.intake(round.round));
       if (round.error !== undefined) {
         if (token.isCancellationRequested) return result('cancelled');
         return result('modelError', modelErrorSentence(request.model.name, errorFields(round.error)));
       }
       if (round.round.calls.length === 0) return result('done');
-      messages.push(...messagesOfRounds([round.round]));
     }
     stream.markdown(`\n\nStopped after ${maxRounds} rounds of tool calls (the limit set by \`agentToolExecutor.chat.maxRounds\`). Ask me to continue if there is more to do.`);
     return result('roundLimit');
+  } catch (error) {
+    if (token.isCancellationRequested) return result('cancelled');
+    return result('modelError', modelErrorSentence(request.model.name, errorFields(error)));
   } finally {
     onCancel.dispose();
   }
@@ -87,15 +117,14 @@ interface RoundOutcome {
 async function runRound(
   host: ChatHost,
   request: vscode.ChatRequest,
-  messages: readonly vscode.LanguageModelChatMessage[],
-  tools: readonly vscode.LanguageModelChatTool[],
+  messages: vscode.LanguageModelChatMessage[],
+  options: vscode.LanguageModelChatRequestOptions,
   stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken,
   signal: AbortSignal,
   label: string,
 ): Promise<RoundOutcome> {
-  const turnContext: ChatTurnContext = { toolInvocationToken: request.toolInvocationToken };
-  const turn = host.executor.beginTurn({ signal, offeredTools: new Set(tools.map((tool) => tool.name)), context: turnContext, label });
+  const turn = host.executor.beginTurn({ signal, offeredTools: new Set((options.tools ?? []).map((tool) => tool.name)), label });
   const renderer = new ReplyRenderer(stream, turn, { redactor: host.redactor, diffLinks: host.diffLinks, workspaceFolders: () => host.workspaceFolders() });
   const calls: ToolCall[] = [];
   let text = '';
@@ -104,7 +133,7 @@ async function runRound(
   // hold-back stream, which would keep kilobytes of the reply back while it streams).
   const shown = redactionStreamOf({ redact: (chunk) => host.redactor.redact(chunk) });
   try {
-    const response = await request.model.sendRequest([...messages], { tools: [...tools], justification: 'Runs the tools you approve in this workspace.' }, token);
+    const response = await request.model.sendRequest(messages, options, token);
     for await (const part of response.stream) {
       if (part instanceof vscode.LanguageModelTextPart) {
         text += part.value;
@@ -139,12 +168,14 @@ function roundOf(text: string, calls: readonly ToolCall[], results: readonly Too
   return {
     text,
     calls: calls.map((call) => ({ id: call.id, name: call.name, input: typeof call.input === 'object' && call.input !== null ? call.input : {} })),
-    results: results.map((result) => ({ callId: result.callId, content: result.modelContent, isError: result.isError })),
+    results: results.map((result) => ({ callId: result.callId, content: result.modelContent, isError: result.isError, ...(result.artifact ? { artifactUri: result.artifact.uri } : {}) })),
   };
 }
 
 function errorFields(error: unknown): { code?: unknown; message?: unknown } | undefined {
   if (error instanceof vscode.LanguageModelError) return { code: error.code, message: error.message };
   if (error instanceof Error) return { message: error.message };
-  return typeof error === 'string' ? { message: error } : undefined;
+  if (typeof error === 'string') return { message: error };
+  // Errors that crossed from another extension host arrive as plain objects.
+  return typeof error === 'object' && error !== null ? { code: (error as { code?: unknown }).code, message: (error as { message?: unknown }).message ?? JSON.stringify(error) } : undefined;
 }

@@ -1,5 +1,6 @@
 // `@executor` in the chat panel (issue 11): the model loop for prompts, slash commands for the rest.
 import * as vscode from 'vscode';
+import { compactConversation } from './compact';
 import { runModelLoop } from './modelLoop';
 import { listTools, runPastedCalls, switchMode, type CommandHost } from './slashCommands';
 
@@ -30,6 +31,8 @@ export function registerChatParticipant(host: CommandHost, extensionUri: vscode.
         return runPastedCalls(host, request.prompt, stream, token);
       case 'mode':
         return switchMode(host, request.prompt, stream);
+      case 'compact':
+        return compactConversation(host, request, context, stream, token);
       case 'agent':
         if (router) return router.chooseAgent(request.prompt, stream);
         return { errorDetails: { message: 'Choosing an agent is not available here.' } };

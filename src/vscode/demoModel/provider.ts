@@ -10,8 +10,8 @@ import { nextStep } from './script';
 export const DEMO_VENDOR = 'agent-tool-executor-demo';
 /** Pause before each streamed part: streaming stays visible, and Stop lands between parts. */
 export const PART_DELAY_MS = 60;
-/** Advertised limits; the script reads little, so they only need to let a long conversation through. */
-const MAX_INPUT_TOKENS = 128_000;
+/** Advertised limits unless `agentToolExecutor.demoModel.windowTokens` says otherwise; a long conversation fits. */
+export const DEMO_WINDOW_TOKENS = 128_000;
 const MAX_OUTPUT_TOKENS = 4_096;
 
 /** The one model; its name says it is scripted, so nobody mistakes its answers for a real model's. */
@@ -22,14 +22,21 @@ export const DEMO_MODEL: vscode.LanguageModelChatInformation = {
   version: '1',
   tooltip: 'A deterministic, offline stand-in for a model, from Agent Tool Executor. Say "tour", "slow" or "fail".',
   detail: 'scripted',
-  maxInputTokens: MAX_INPUT_TOKENS,
+  maxInputTokens: DEMO_WINDOW_TOKENS,
   maxOutputTokens: MAX_OUTPUT_TOKENS,
   capabilities: { toolCalling: true },
 };
 
 export class DemoModelProvider implements vscode.LanguageModelChatProvider {
+  private readonly info: vscode.LanguageModelChatInformation;
+
+  /** `windowTokens`: the window it declares and, as a real provider does, refuses requests over. */
+  constructor(private readonly windowTokens = DEMO_WINDOW_TOKENS) {
+    this.info = windowTokens === DEMO_WINDOW_TOKENS ? DEMO_MODEL : { ...DEMO_MODEL, maxInputTokens: windowTokens, detail: `scripted, ${windowTokens}-token window` };
+  }
+
   provideLanguageModelChatInformation(): vscode.LanguageModelChatInformation[] {
-    return [DEMO_MODEL];
+    return [this.info];
   }
 
   async provideLanguageModelChatResponse(
@@ -39,7 +46,10 @@ export class DemoModelProvider implements vscode.LanguageModelChatProvider {
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const step = nextStep({ messages: messages.map(toDemo), tools: (options.tools ?? []).map((tool) => tool.name) });
+    const demo = messages.map(toDemo);
+    const tokens = demo.reduce((sum, message) => sum + estimateTokens(message), 0) + (options.tools ?? []).reduce((sum, tool) => sum + estimateTokens(JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema ?? {} })), 0);
+    if (tokens > this.windowTokens) throw new Error(`Request Failed: 400 prompt token count of ${tokens} exceeds the limit of ${this.windowTokens}`);
+    const step = nextStep({ messages: demo, tools: (options.tools ?? []).map((tool) => tool.name) });
     if (step.kind === 'fail') {
       throw vscode.LanguageModelError.Blocked(step.message);
     }

@@ -2,15 +2,20 @@
 // unregisters it when the setting goes off: a scripted model must never show up unasked.
 import * as vscode from 'vscode';
 import { nullLogger, type Logger } from '../../executor/ports/logger';
-import { DEMO_VENDOR, DemoModelProvider } from './provider';
+import { DEMO_VENDOR, DEMO_WINDOW_TOKENS, DemoModelProvider } from './provider';
 
 export const DEMO_MODEL_SETTING = 'agentToolExecutor.demoModel.enabled';
+export const DEMO_WINDOW_SETTING = 'agentToolExecutor.demoModel.windowTokens';
 
 /** Follows the setting from now on; dispose to unregister and stop following it. */
 export function registerDemoModel(logger: Logger = nullLogger): vscode.Disposable {
   let registration: vscode.Disposable | undefined;
-  const update = () => {
+  const update = (windowChanged = false) => {
     const enabled = vscode.workspace.getConfiguration().get<boolean>(DEMO_MODEL_SETTING, false);
+    if (windowChanged && registration) {
+      registration.dispose();
+      registration = undefined;
+    }
     if (enabled === (registration !== undefined)) return;
     if (!enabled) {
       registration?.dispose();
@@ -18,7 +23,8 @@ export function registerDemoModel(logger: Logger = nullLogger): vscode.Disposabl
       logger.info('demoModel.unregistered', { vendor: DEMO_VENDOR });
       return;
     }
-    registration = vscode.lm.registerLanguageModelChatProvider(DEMO_VENDOR, new DemoModelProvider());
+    const window = vscode.workspace.getConfiguration().get<number>(DEMO_WINDOW_SETTING, DEMO_WINDOW_TOKENS);
+    registration = vscode.lm.registerLanguageModelChatProvider(DEMO_VENDOR, new DemoModelProvider(Number.isFinite(window) && window > 0 ? window : DEMO_WINDOW_TOKENS));
     logger.info('demoModel.registered', { vendor: DEMO_VENDOR });
     // Without a Copilot sign-in, VS Code asks providers for their models only once some extension
     // selects models (measured on VS Code 1.139); selecting ours also makes it the picker's default.
@@ -29,7 +35,7 @@ export function registerDemoModel(logger: Logger = nullLogger): vscode.Disposabl
   };
   update();
   const listener = vscode.workspace.onDidChangeConfiguration((event) => {
-    if (event.affectsConfiguration(DEMO_MODEL_SETTING)) update();
+    if (event.affectsConfiguration(DEMO_MODEL_SETTING) || event.affectsConfiguration(DEMO_WINDOW_SETTING)) update(event.affectsConfiguration(DEMO_WINDOW_SETTING));
   });
   return new vscode.Disposable(() => {
     listener.dispose();

@@ -5,6 +5,7 @@
 import { currentTurn, type DemoMessage, type DemoStep } from './conversation';
 import { respond, text, type DemoSession } from './session';
 import { SLOW_COMMAND_SECONDS, slowCommandSession } from './slowCommand';
+import { attachedSession, readLoopSession } from './context';
 import { recapSession } from './recap';
 import { tourSession } from './tour';
 
@@ -18,7 +19,7 @@ export const FAIL_MESSAGE =
  * Checked after the failure prompt (so "demo an error" fails rather than tours), in this order (so
  * "a slow demo" runs the slow command).
  */
-const SESSIONS: readonly DemoSession[] = [slowCommandSession, tourSession, recapSession];
+const SESSIONS: readonly DemoSession[] = [slowCommandSession, readLoopSession, tourSession, recapSession, attachedSession];
 
 export interface DemoRequest {
   readonly messages: readonly DemoMessage[];
@@ -46,4 +47,6 @@ const HELP = [
   `- **slow** or **long command**: run a ${SLOW_COMMAND_SECONDS}-second command, to try the stop button.`,
   '- **fail** or **error**: raise a model error.',
   '- **recap**: list the tool results of the earlier prompts of this conversation.',
+  '- **attached**: say what the files attached to the prompt start with.',
+  '- **read FILE N times**: read a file in N rounds (with a small `agentToolExecutor.demoModel.windowTokens`, older results get shortened).',
 ].join('\n');

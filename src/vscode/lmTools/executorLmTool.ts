@@ -4,8 +4,8 @@
 //   1. `prepareInvocation`: the progress message only ("Reading src/a.ts", redacted). It returns no
 //      `confirmationMessages`: our permission layer decides when the call runs, and asks in our modal
 //      (rules, modes, session approvals and hooks apply; VS Code's own confirmation would ask twice).
-//   2. `invoke`: `executor.beginTurn` with the invocation's token as the turn's signal and
-//      `options.toolInvocationToken` as its context; one `offer`, `end`, the one result.
+//   2. `invoke`: `executor.beginTurn` with the invocation's token as the turn's signal; one
+//      `offer`, `end`, the one result.
 //   3. The model content (redacted, budgeted, large output saved as an artifact) as text. A call the
 //      caller's token cancelled ends as cancelled in our pipeline and throws VS Code's CancellationError.
 import { randomUUID } from 'node:crypto';
@@ -13,7 +13,6 @@ import * as vscode from 'vscode';
 import type { ToolExecutor } from '../../executor/executor';
 import type { Redactor } from '../../executor/ports/redactor';
 import { progressMessage } from './progressMessage';
-import type { LmTurnContext } from './turnContext';
 
 export interface LmToolHost {
   readonly executor: ToolExecutor;
@@ -36,8 +35,7 @@ export class ExecutorLanguageModelTool implements vscode.LanguageModelTool<objec
     const onCancel = token.onCancellationRequested(() => controller.abort());
     if (token.isCancellationRequested) controller.abort();
     try {
-      const context: LmTurnContext = { toolInvocationToken: options.toolInvocationToken };
-      const turn = this.host.executor.beginTurn({ signal: controller.signal, offeredTools: new Set([this.toolName]), context });
+      const turn = this.host.executor.beginTurn({ signal: controller.signal, offeredTools: new Set([this.toolName]) });
       turn.offer({ id: `lm-${randomUUID()}`, name: this.toolName, input: options.input });
       turn.end();
       const [result] = await turn.results();

@@ -1,13 +1,13 @@
 // Another extension's or an MCP server's tool as a JSON-Schema tool of our registry: the executor
 // validates its input against the schema the tool declared, decides and asks (see externalSafety.ts),
 // times it, and redacts, budgets and saves its output like any tool's. The handler only forwards the
-// call with `vscode.lm.invokeTool`, passing the chat request's `toolInvocationToken` (from the turn's
-// context) so VS Code shows the call in the right conversation, and the call's signal as its token.
+// call with `vscode.lm.invokeTool`, with the call's signal as its token and never a chat request's
+// `toolInvocationToken`: with one, VS Code draws the call in that chat with its raw input and output
+// and saves them with the chat session, past our redaction. The reply shows our own (redacted) line.
 import * as vscode from 'vscode';
 import type { JsonSchema, ToolContext, ToolDefinition, ToolOutput } from '../../executor/contract';
 import { externalSafetyOf } from './externalSafety';
 import { toolOutputOf } from './toolResultOutput';
-import { invocationTokenOf } from './turnContext';
 
 /** A tool that declares no input schema takes an object of anything. */
 const ANY_OBJECT: JsonSchema = { type: 'object' };
@@ -37,7 +37,7 @@ async function forward(name: string, input: object, ctx: ToolContext, invoke: In
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   try {
     ctx.throwIfAborted();
-    const result = await invoke(name, { input, toolInvocationToken: invocationTokenOf(ctx.turn.context) }, cancellation.token);
+    const result = await invoke(name, { input, toolInvocationToken: undefined }, cancellation.token);
     return toolOutputOf(result);
   } catch (error) {
     // Cancelled or timed out: the executor reports it from the signal's reason.

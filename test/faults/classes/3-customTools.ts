@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { FIXTURES } from '../harness';
-import { call, cli, hostile, neighboursFine, result, withNeighbours } from '../define';
+import { call, cli, hostile, neighboursFine, result, withNeighbours, type Run } from '../define';
 
 // ── 3. A custom tool takes the batch down ───────────────────────────────────────────────────────────────
 cli('tool-timer-throw', 3, 'a handler throws in a timer', 'that call: "crashed: an uncaught exception…"; the others keep their results', { calls: withNeighbours('timerThrow'), extra: hostile, check: neighboursFine(/crashed: an uncaught exception outside its handler .*boom in a timer/) });
@@ -48,3 +48,28 @@ cli('tool-human-forge', 3, 'a handler writes to stdout in the human listing', 's
   },
 });
 cli('tool-progress-spam', 3, 'a handler reports progress 10000 times', 'its result arrives; nothing floods stdout', { calls: withNeighbours('progressSpam'), extra: hostile, check: (run) => assert.equal(result(run, 'bad').content, 'progressed') });
+
+/** The call whose handler returned before its code threw keeps its result; stderr names it; nothing else is lost. */
+const keepsResultAfterReturn = (content: string, logged: RegExp) => (run: Run) => {
+  assert.equal(result(run, 'before').content, 'ok before');
+  assert.equal(result(run, 'after').content, 'ok after');
+  assert.equal(result(run, 'bad').isError, false);
+  assert.equal(result(run, 'bad').content, content);
+  assert.match(run.stderr, logged);
+  assert.doesNotMatch(run.stderr, /internal error/);
+};
+cli('tool-microtask-after-return', 3, 'a handler queues a microtask that throws, then returns', 'every call keeps its result; stderr names the call whose microtask threw', {
+  calls: withNeighbours('microtaskAfterReturn'),
+  extra: hostile,
+  check: keepsResultAfterReturn('returned before the microtask', /tool microtaskAfterReturn \(call bad, [^)]*\), after its call ended, caused an uncaught exception .*boom in a microtask/),
+});
+cli('tool-timer-after-return', 3, 'a handler starts a timer that throws, then returns', 'every call keeps its result; stderr names the call whose timer threw', {
+  calls: withNeighbours('timerAfterReturn'),
+  extra: hostile,
+  check: keepsResultAfterReturn('returned before the timer', /tool timerAfterReturn \(call bad, [^)]*\), after its call ended, caused an uncaught exception .*boom in a timer after return/),
+});
+cli('tool-reject-after-return', 3, 'a handler leaves a rejected promise, then returns', 'every call keeps its result; stderr names the call whose promise was rejected', {
+  calls: withNeighbours('rejectAfterReturn'),
+  extra: hostile,
+  check: keepsResultAfterReturn('returned before the rejection', /tool rejectAfterReturn \(call bad, [^)]*\), after its call ended, caused an unhandled promise rejection: Error: rejected after return/),
+});

@@ -36,3 +36,42 @@ describe('ToolContainment', () => {
     assert.deepEqual(warnings, []);
   });
 });
+
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
+const CLI = path.join(ROOT, 'out', 'src', 'cli', 'main.js');
+const HOSTILE_TOOLS = path.join(ROOT, 'test', 'faults', 'fixtures', 'hostile-tools.mjs');
+
+describe('tool-exec run with a module whose code throws after its handler returned', () => {
+  it('keeps every result of the batch and logs which call queued the fault', () => {
+    const calls = [
+      { id: 'slow', name: 'ok', input: { ms: 150 } },
+      { id: 'micro', name: 'microtaskAfterReturn', input: {} },
+      { id: 'timer', name: 'timerAfterReturn', input: {} },
+      { id: 'reject', name: 'rejectAfterReturn', input: {} },
+      { id: 'tick', name: 'tickAfterReturn', input: {} },
+      { id: 'immediate', name: 'immediateAfterReturn', input: {} },
+      { id: 'last', name: 'ok', input: { ms: 50 } },
+    ];
+    const run = spawnSync(process.execPath, [CLI, 'run', '--tools', HOSTILE_TOOLS, '--json', '-'], { input: JSON.stringify(calls), encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id?: string; isError?: boolean; content?: string });
+    assert.deepEqual(
+      lines.slice(0, -1).map((line) => [line.id, line.isError, line.content]),
+      [
+        ['slow', false, 'ok slow'],
+        ['micro', false, 'returned before the microtask'],
+        ['timer', false, 'returned before the timer'],
+        ['reject', false, 'returned before the rejection'],
+        ['tick', false, 'returned before the tick'],
+        ['immediate', false, 'returned before the immediate'],
+        ['last', false, 'ok last'],
+      ],
+    );
+    assert.match(run.stderr, /tool microtaskAfterReturn \(call micro, [^)]*hostile-tools\.mjs\), after its call ended, caused an uncaught exception .*boom in a microtask/);
+    assert.match(run.stderr, /tool timerAfterReturn \(call timer, [^)]*\), after its call ended, caused an uncaught exception .*boom in a timer after return/);
+    assert.match(run.stderr, /tool rejectAfterReturn \(call reject, [^)]*\), after its call ended, caused an unhandled promise rejection: Error: rejected after return/);
+    assert.match(run.stderr, /tool tickAfterReturn \(call tick, [^)]*\), after its call ended, caused an uncaught exception .*boom in a tick/);
+    assert.match(run.stderr, /tool immediateAfterReturn \(call immediate, [^)]*\), after its call ended, caused an uncaught exception .*boom in an immediate/);
+    assert.doesNotMatch(run.stderr, /internal error/);
+  });
+});

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { GREP_MAX_CONTENT_LINES } from '../../../src/tools/grep';
@@ -91,30 +92,38 @@ describe('Grep', () => {
     assert.match(result.modelContent, /Grep cannot run: the configured ripgrep \/nonexistent\/rg does not exist\. Install ripgrep \(Debian\/Ubuntu: apt-get install ripgrep/);
   });
 
-  it('stops ripgrep when the call is cancelled while it runs', async () => {
-    const fifo = ws.file(`blocked-${process.pid}-${Date.now()}.fifo`);
+  it('refuses a named pipe as its path instead of waiting on it', async () => {
+    const fifo = ws.file('pipe.fifo');
     execFileSync('mkfifo', [fifo]);
+    const result = await ws.run('Grep', { pattern: 'x', path: fifo });
+    assert.equal(result.isError, true);
+    assert.match(result.modelContent, /cannot search .*pipe\.fifo: it is not a regular file or folder/);
+  });
+
+  it('stops ripgrep when the call is cancelled while it runs', async () => {
+    // A ripgrep that never ends: ripgrep itself no longer gets a path it could block on.
+    const marker = `blocked-rg-${process.pid}-${Date.now()}`;
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'stalled-rg-'));
+    const stalled = path.join(folder, 'rg');
+    fs.writeFileSync(stalled, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} -e "setInterval(() => {}, 1000)" ${marker}\n`, { mode: 0o755 });
+    await ws.dispose();
+    ws = makeWorkspace({ tools: { rgPath: stalled } });
     const rgReading = () =>
       fs.readdirSync('/proc').some((pid) => {
         try {
-          return /^\d+$/.test(pid) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path.basename(fifo));
+          return /^\d+$/.test(pid) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
         } catch {
           return false;
         }
       });
     const controller = new AbortController();
-    // ripgrep blocks opening a named pipe nobody writes to.
-    const running = ws.run('Grep', { pattern: 'x', path: fifo }, controller.signal);
-    try {
-      await until(rgReading);
-      controller.abort();
-      const result = await running;
-      assert.equal(result.errorKind, 'cancelled');
-      await until(() => !rgReading());
-    } finally {
-      // Should the kill have failed, a writer that opens and closes the pipe lets ripgrep finish.
-      if (rgReading()) fs.closeSync(fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
-    }
+    const running = ws.run('Grep', { pattern: 'x' }, controller.signal);
+    await until(rgReading);
+    controller.abort();
+    const result = await running;
+    assert.equal(result.errorKind, 'cancelled');
+    await until(() => !rgReading());
+    fs.rmSync(folder, { recursive: true, force: true });
   });
 
   it('finds the rg VS Code ships under its appRoot', () => {

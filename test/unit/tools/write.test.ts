@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { judgePath } from '../../../src/executor/policy/paths';
 import { makeWorkspace, type Workspace } from './helpers';
 
 describe('Write', () => {
@@ -86,5 +87,17 @@ describe('Write', () => {
     const prepared = await def.prepareApproval!({ path: 'x.txt', content: 'a\nb' }, new AbortController().signal, { workspaceFolders: [ws.dir] });
     assert.deepEqual(prepared.preview, { title: 'Write x.txt', detail: '2 lines (3 B):\na\nb', change: { path: ws.file('x.txt'), before: '', after: 'a\nb' } });
     assert.equal(fs.existsSync(ws.file('x.txt')), false, 'nothing was written');
+  });
+
+  it('shows in the diff the file the permission was judged on, not what its name points at by now', async () => {
+    ws.write('a.txt', 'judged\n');
+    ws.write('.env', 'TOKEN=secret\n');
+    const judged = await judgePath('a.txt', [ws.dir]);
+    fs.rmSync(ws.file('a.txt'));
+    fs.symlinkSync(ws.file('.env'), ws.file('a.txt'));
+    const def = ws.executor.registry.get('Write')!.def;
+    const prepared = await def.prepareApproval!({ path: 'a.txt', content: 'new' }, new AbortController().signal, { workspaceFolders: [ws.dir], judgePath: async () => judged });
+    // The judged file is a link now: no diff rather than the secret file's content.
+    assert.equal(prepared.preview?.change, undefined);
   });
 });

@@ -226,4 +226,21 @@ describe('the scripted demo model', () => {
     const offenders = pure.filter((name) => /from\s+['"]vscode['"]|require\(\s*['"]vscode['"]\s*\)/.test(fs.readFileSync(path.join(DEMO_MODEL_DIR, name), 'utf8')));
     assert.deepEqual(offenders, []);
   });
+
+  it('"attached" quotes what each attachment in the prompt starts with', () => {
+    const prompt = { role: 'user' as const, parts: [{ kind: 'text' as const, text: 'what is attached?' }, { kind: 'text' as const, text: '\n\n<attachment file="/w/notes.md">\n     1\u2192# Notes\n     2\u2192more\n</attachment>' }] };
+    assert.match(textOf(nextStep({ messages: [prompt], tools: ALL_TOOLS })), /You attached 1 item:\n\n- `\/w\/notes\.md` starts with: # Notes$/);
+    assert.match(textOf(nextStep({ messages: [user('what is attached?')], tools: ALL_TOOLS })), /^Nothing is attached/);
+  });
+
+  it('"read F N times" reads in N rounds, then says so', () => {
+    const messages: DemoMessage[] = [user('read notes.md 3 times')];
+    for (let round = 1; round <= 3; round++) {
+      const step = nextStep({ messages, tools: ALL_TOOLS });
+      const [call] = callsOf(step);
+      assert.deepEqual([call?.name, call?.input], ['Read', { path: 'notes.md' }]);
+      messages.push(assistant(step), results([[call!.callId, `[The result of Read notes.md was left out to fit the context window]`]]));
+    }
+    assert.equal(textOf(nextStep({ messages, tools: ALL_TOOLS })), 'Read `notes.md` 3 times.');
+  });
 });

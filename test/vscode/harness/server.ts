@@ -123,6 +123,12 @@ export async function installVsix(paths: VscodePaths, scratch: Scratch, vsix: st
   return folder;
 }
 
+/** Copies a plain-JS fixture extension into the extensions folder as `publisher.name-version`, as an installed one sits. */
+export function installFixtureExtension(folder: string, extensionsDir: string): void {
+  const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
+  fs.cpSync(folder, path.join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), { recursive: true });
+}
+
 /** A loopback port nothing listens on: `preferred` when it is free, else one the system picks. */
 export async function freePort(preferred = 0): Promise<number> {
   if (preferred === 0) return listenOnce(0);

@@ -9,32 +9,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../../src/executor/ports/approvalClient';
-import { extensionApi, workspaceRoot } from './helpers';
+import { extensionApi, recordingStream, workspaceRoot } from './helpers';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
 const AGENT = path.join(ROOT, 'out', 'test', 'acp', 'scriptedAgent.js');
-
-interface Part {
-  readonly method: string;
-  readonly args: unknown[];
-}
-
-/** A chat response stream that keeps every call. */
-function recordingStream(): { stream: vscode.ChatResponseStream; parts: Part[]; text(): string } {
-  const parts: Part[] = [];
-  const stream = new Proxy({}, { get: (_, method) => (...args: unknown[]) => void parts.push({ method: String(method), args }) }) as vscode.ChatResponseStream;
-  const text = () =>
-    parts
-      .map((part) => {
-        const [first] = part.args as [unknown];
-        if (typeof first === 'string') return first;
-        if (first instanceof vscode.MarkdownString) return first.value;
-        if (first && typeof first === 'object' && 'title' in first) return `[${String((first as vscode.Command).title)}]`;
-        return '';
-      })
-      .join('');
-  return { stream, parts, text };
-}
 
 function chatRequest(prompt: string): vscode.ChatRequest {
   return { prompt, command: undefined, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;

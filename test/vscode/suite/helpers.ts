@@ -57,3 +57,25 @@ export async function readText(uri: vscode.Uri): Promise<string> {
 export async function closeAllEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
+
+interface StreamPart {
+  readonly method: string;
+  readonly args: unknown[];
+}
+
+/** A chat response stream that keeps every call. */
+export function recordingStream(): { stream: vscode.ChatResponseStream; parts: StreamPart[]; text(): string } {
+  const parts: StreamPart[] = [];
+  const stream = new Proxy({}, { get: (_, method) => (...args: unknown[]) => void parts.push({ method: String(method), args }) }) as vscode.ChatResponseStream;
+  const text = () =>
+    parts
+      .map((part) => {
+        const [first] = part.args as [unknown];
+        if (typeof first === 'string') return first;
+        if (first instanceof vscode.MarkdownString) return first.value;
+        if (first && typeof first === 'object' && 'title' in first) return `[${String((first as vscode.Command).title)}]`;
+        return '';
+      })
+      .join('');
+  return { stream, parts, text };
+}

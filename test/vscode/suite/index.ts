@@ -21,7 +21,8 @@ function report(...args: unknown[]): void {
 
 export function run(): Promise<void> {
   Mocha.reporters.Base.consoleLog = report;
-  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: TEST_TIMEOUT_MS, reporter: 'spec' });
+  // `ATE_SUITE_GREP=pattern node out/test/vscode/run.js` runs only the matching tests (the server passes its environment on).
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: TEST_TIMEOUT_MS, reporter: 'spec', ...(process.env.ATE_SUITE_GREP ? { grep: process.env.ATE_SUITE_GREP } : {}) });
   for (const file of fs.readdirSync(__dirname).sort()) {
     if (file.endsWith('.test.js')) {
       mocha.addFile(path.join(__dirname, file));

@@ -64,4 +64,28 @@ suite('Permission settings', () => {
     assert.equal(result?.errorKind, 'permission');
     assert.match(result!.modelContent, /Bash\(echo:\*\)/);
   });
+
+  test('a rule it cannot read is skipped, the rest of the file applies, and a prompt offers the prefix rule, which is kept', async () => {
+    const api = await extensionApi();
+    const settings = { permissions: { allow: ['Bash(echo "unterminated)', 'Bash(printf:*)', 'Bash(git * main)'] } };
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(claudeDir(), 'settings.json'), new TextEncoder().encode(JSON.stringify(settings)));
+    await api.testing.reloadPermissions();
+    api.testing.setApprovalResponder((request) => {
+      asked.push(request);
+      return { kind: 'allowWorkspace', rules: request.suggestedRules };
+    });
+    const [printed, asking, again] = await api.executor.executeBatch([
+      { id: 'r1', name: 'Bash', input: { command: 'printf ok && printf done' } },
+      { id: 'r2', name: 'Bash', input: { command: 'printf a; date +%s' } },
+      { id: 'r3', name: 'Bash', input: { command: 'date -u' } },
+    ]);
+    assert.equal(printed?.isError, false, printed?.modelContent);
+    assert.equal(asking?.isError, false, asking?.modelContent);
+    assert.equal(asked.length, 1, 'only the first date asked');
+    assert.match(asked[0]!.reason, /no rule allows date \+%s; Bash\(date \*\) would allow it/);
+    assert.deepEqual(asked[0]!.suggestedRules, ['Bash(date *)']);
+    assert.equal(again?.isError, false, 'the kept prefix rule allows the next date');
+    const local = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(claudeDir(), 'settings.local.json')))) as { permissions: { allow: string[] } };
+    assert.deepEqual(local.permissions.allow, ['Bash(date *)']);
+  });
 });

@@ -10,19 +10,26 @@ describe('parseRule: Claude Code rule syntax', () => {
       return parsed.rule;
     };
     assert.equal(rule('Read').content, undefined);
-    assert.deepEqual(rule('Bash(npm test:*)').command, { words: ['npm', 'test'], prefix: true });
-    assert.deepEqual(rule('Bash(git status)').command, { words: ['git', 'status'], prefix: false });
-    assert.deepEqual(rule('Bash(npm run build *)').command, { words: ['npm', 'run', 'build'], prefix: true });
+    const command = (text: string) => {
+      const { words, prefix } = rule(text).command!;
+      return { words, prefix };
+    };
+    assert.deepEqual(command('Bash(npm test:*)'), { words: ['npm', 'test'], prefix: true });
+    assert.deepEqual(command('Bash(git status)'), { words: ['git', 'status'], prefix: false });
+    assert.deepEqual(command('Bash(npm run build *)'), { words: ['npm', 'run', 'build'], prefix: true });
+    assert.equal(rule('Bash(cd api && npm run verify:api)').command?.line?.length, 2, 'a whole command line');
+    assert.ok(rule('Bash(> *)').command?.redirect, 'a redirection-only pattern');
     assert.equal(rule('Edit(src/**)').content, 'src/**');
     assert.equal(rule('WebFetch(domain:Example.com)').domain, 'example.com');
     assert.equal(rule('Bash(*)').content, undefined, 'Tool(*) is the whole tool');
   });
 
   it('rejects what it cannot read, as a value', () => {
-    for (const text of ['Bash(a && b)', 'Bash(rm $(x))', 'Edit(src', '(x)', 'Web Fetch']) {
-      const parsed = parseRule(text, 'deny', 'user');
+    for (const text of ['Bash(a && )', 'Bash(rm $(x)', 'Bash(echo "x)', 'Edit(src', '(x)', 'Web Fetch']) {
+      const parsed = parseRule(text, 'allow', 'user');
       assert.equal(parsed.ok, false, text);
     }
+    assert.equal(parseRule('Bash(echo "x)', 'deny', 'user').ok, true, 'a deny may use a pattern cut inside a quote');
   });
 
   it('names MCP tools by server', () => {

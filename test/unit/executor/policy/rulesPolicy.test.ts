@@ -200,7 +200,7 @@ describe('RulesPolicy', () => {
 
     it('reports rules and settings it cannot read', () => {
       const policy = createPolicyFromSettings({
-        user: { permissions: { allow: ['Bash(a && b)', 7], defaultMode: 'yolo' }, hooks: { Stop: [] } },
+        user: { permissions: { allow: ['Bash(a && )', 7], defaultMode: 'yolo' }, hooks: { Stop: [] } },
         workspaceTrusted: true,
       });
       assert.equal(policy.problems.length, 4, policy.problems.join('\n'));

@@ -51,13 +51,18 @@ describe('settings fail closed: a broken part never widens what runs', () => {
   const evaluate = (policy: ReturnType<typeof createPolicyFromSettings>, name: string, input: unknown, readOnly = false) =>
     policy.evaluate({ tool: tool(name, readOnly), input, workspaceFolders: ['/tmp'] } as never, new AbortController().signal);
 
-  it('a deny rule that does not parse denies its whole tool; one without a readable tool denies every tool', async () => {
+  it('a deny rule that does not parse is read conservatively: its readable words and anything after; with none, its tool asks', async () => {
     const bashOnly = createPolicyFromSettings({ user: { permissions: { deny: ['Bash(rm -rf'], allow: ['Bash', 'Read'] } }, workspaceTrusted: true, workspaceFolders: ['/tmp'] });
-    assert.equal((await evaluate(bashOnly, 'Bash', { command: 'ls' })).behavior, 'deny');
+    assert.equal((await evaluate(bashOnly, 'Bash', { command: 'rm -rf /tmp/x' })).behavior, 'deny');
+    assert.equal((await evaluate(bashOnly, 'Bash', { command: 'rm -rfv x' })).behavior, 'deny', 'the last word may have been cut: -rf… is denied');
+    assert.equal((await evaluate(bashOnly, 'Bash', { command: 'ls' })).behavior, 'allow');
     assert.equal((await evaluate(bashOnly, 'Read', { file_path: '/tmp/a' }, true)).behavior, 'allow');
-    assert.match(bashOnly.problems[0]!, /permissions\.deny: rule 'Bash\(rm -rf' has no closing parenthesis; denying every Bash call/);
+    assert.match(bashOnly.problems[0]!, /permissions\.deny: rule 'Bash\(rm -rf' has no closing parenthesis; read as a deny of Bash\(rm -rf\*\)/);
+    assert.deepEqual(bashOnly.notices, bashOnly.problems, 'a rule that cannot be read is a warning, never a reason to refuse the file');
+    const nothingReadable = createPolicyFromSettings({ user: { permissions: { deny: ['Bash("rm'], allow: ['Bash'] } }, workspaceTrusted: true, workspaceFolders: ['/tmp'] });
+    assert.equal((await evaluate(nothingReadable, 'Bash', { command: 'ls' })).behavior, 'ask');
     const everything = createPolicyFromSettings({ user: { permissions: { deny: ['(oops'] } }, workspaceTrusted: true, workspaceFolders: ['/tmp'] });
-    assert.equal((await evaluate(everything, 'Read', { file_path: '/tmp/a' }, true)).behavior, 'deny');
+    assert.equal((await evaluate(everything, 'Read', { file_path: '/tmp/a' }, true)).behavior, 'ask');
   });
 
   it('a deny list of the wrong shape, or permissions that are not an object, deny every tool; a broken ask list asks', async () => {
@@ -73,7 +78,7 @@ describe('settings fail closed: a broken part never widens what runs', () => {
   it('broken allow rules are dropped, a mode that is not one is plan, and unknown hook events are only notices', () => {
     const policy = createPolicyFromSettings({ user: { permissions: { allow: 'Bash', defaultMode: 'bypassPermission' }, hooks: { Stop: [] } }, workspaceTrusted: true, origins: { user: '/home/u/.claude/settings.json' } });
     assert.equal(policy.mode, 'plan');
-    assert.equal(policy.notices.length, 1);
+    assert.equal(policy.notices.length, 2, "the unknown mode and the hook event: warnings, never a refusal");
     assert.ok(policy.problems.every((problem) => problem.startsWith('/home/u/.claude/settings.json: ')));
     assert.equal(policy.allRules.some((rule) => rule.behavior === 'allow'), false);
   });

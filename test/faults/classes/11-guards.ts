@@ -1,4 +1,4 @@
-// Fault catalogue, class 8: guards a write, a lasting rule, a URI or a credential's form got around.
+// Fault catalogue, class 11: guards a write, a lasting rule, a URI or a credential's form got around.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -7,10 +7,10 @@ import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
 import { NodeArtifactStore } from '../../../src/node/artifacts/nodeArtifactStore';
 import { allow, call, cli, core, result } from '../define';
 
-// ── 8. Guards got around ────────────────────────────────────────────────────────────────────────────────
+// ── 11. Guards got around ────────────────────────────────────────────────────────────────────────────────
 const acceptEdits = ['--mode', 'acceptEdits'];
 const alwaysAsks = (id: string, fault: string, file: string) =>
-  cli(id, 8, fault, 'asks even in acceptEdits: denied without a terminal, nothing written', {
+  cli(id, 11, fault, 'asks even in acceptEdits: denied without a terminal, nothing written', {
     extra: acceptEdits,
     calls: [call('w', 'Write', { file_path: file, content: 'gitdir: /tmp/elsewhere\n' }), call('ok', 'Write', { file_path: 'plain.txt', content: 'x\n' })],
     check: (run) => {
@@ -24,7 +24,7 @@ alwaysAsks('git-gitfile-write', "Write a submodule's or worktree's .git file (gi
 alwaysAsks('git-alternates-write', 'Write .git/objects/info/alternates in acceptEdits mode', '.git/objects/info/alternates');
 alwaysAsks('gitmodules-write', 'Write .gitmodules in acceptEdits mode', '.gitmodules');
 alwaysAsks('ignore-file-absent-write', 'Write .aiignore, which does not exist yet, in acceptEdits mode', '.aiignore');
-cli('git-files-listed', 8, "a command writes git's hook, commondir and a .git file while .aiignore names .git/ and lib/", 'Workspace Changes lists all three', {
+cli('git-files-listed', 11, "a command writes git's hook, commondir and a .git file while .aiignore names .git/ and lib/", 'Workspace Changes lists all three', {
   extra: allow,
   files: { '.aiignore': '.git/\nlib/\n', 'lib/keep.txt': 'x\n', '.git/HEAD': 'ref: refs/heads/main\n' },
   calls: [call('c', 'Bash', { command: 'mkdir -p .git/hooks && echo x > .git/hooks/post-checkout && echo /tmp > .git/commondir && echo gitdir: /tmp > lib/.git' })],
@@ -34,19 +34,19 @@ cli('git-files-listed', 8, "a command writes git's hook, commondir and a .git fi
   },
 });
 const PROXY_PASS = 'Pr0xy-Pa55word-7c1e';
-cli('redact-proxyauth', 8, 'a command prints GIT_SSH_COMMAND with socat\'s proxyauth=user:pass', 'the password is redacted everywhere', {
+cli('redact-proxyauth', 11, 'a command prints GIT_SSH_COMMAND with socat\'s proxyauth=user:pass', 'the password is redacted everywhere', {
   extra: allow,
   calls: [call('c', 'Bash', { command: `echo "GIT_SSH_COMMAND=ssh -o ProxyCommand='socat - PROXY:proxy:%h:%p,proxyport=3128,proxyauth=alice:${PROXY_PASS}'"` })],
   secrets: [PROXY_PASS],
   check: (run) => assert.match(result(run, 'c').content, /proxyauth=\[REDACTED:password\]/),
 });
-cli('redact-userinfo-no-scheme', 8, 'a command prints `curl -x alice:pass@proxy:3128` (no scheme)', 'the password is redacted; an email address beside it is not', {
+cli('redact-userinfo-no-scheme', 11, 'a command prints `curl -x alice:pass@proxy:3128` (no scheme)', 'the password is redacted; an email address beside it is not', {
   extra: allow,
   calls: [call('c', 'Bash', { command: `echo "curl -x alice:${PROXY_PASS}@proxy.corp:3128 # ask alice@example.com"` })],
   secrets: [PROXY_PASS],
   check: (run) => assert.match(result(run, 'c').content, /alice:\[REDACTED:url-credentials\]@proxy\.corp:3128 # ask alice@example\.com/),
 });
-core('artifact-uri-session-record', 8, 'host: an artifact URI naming a session record, a manifest or another file in the artifacts folder', 'resolves to nothing; the real artifact still resolves', async () => {
+core('artifact-uri-session-record', 11, 'host: an artifact URI naming a session record, a manifest or another file in the artifacts folder', 'resolves to nothing; the real artifact still resolves', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fault-artifacts-'));
   try {
     const store = new NodeArtifactStore({ artifactsDir: dir });
@@ -59,7 +59,7 @@ core('artifact-uri-session-record', 8, 'host: an artifact URI naming a session r
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
-core('rule-writer-glob', 8, 'host: "Allow in this Workspace" for a Write to a file named `*`, `{a,b}`, `!(x)`', 'the rule written, read back, allows that file and not a sibling or ~/.bashrc', async () => {
+core('rule-writer-glob', 11, 'host: "Allow in this Workspace" for a Write to a file named `*`, `{a,b}`, `!(x)`', 'the rule written, read back, allows that file and not a sibling or ~/.bashrc', async () => {
   const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fault-rules-')));
   const write = { name: 'Write', sideEffectScope: 'workspace', inputSchema: {} } as never;
   const judge = (policy: RulesPolicy, file: string) => policy.evaluate({ tool: write, input: { file_path: file, content: '' }, callId: 'c', workspaceFolders: [ws] }, new AbortController().signal);
