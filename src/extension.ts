@@ -277,7 +277,7 @@ function startCore(wiring: CoreWiring): Core {
   subscriptions.push({ dispose: () => void sandbox.dispose() });
   // The ripgrep VS Code ships, looked up once (up to four files checked): the sandbox and Grep use it.
   const rgPath = findVsCodeRipgrep(vscode.env.appRoot);
-  const sandboxWiring = { sandbox, ignoreFiles: () => agentIgnore.ignored.sources(), ripgrep: rgPath };
+  const sandboxWiring = { sandbox, ignoreFiles: () => agentIgnore.ignored.names(), ripgrep: rgPath };
   const permissions = new SettingsPermissions(() => workspaceFolders, logger, agentIgnore.ignored, sandboxWiring);
   subscriptions.push(permissions);
   void permissions.reload();

@@ -1,5 +1,5 @@
 // The Node adapters `tool-exec run` wires into the executor, and how they are closed at the end.
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ExecutorOptions } from '../executor/executor';
 import type { HookSource } from '../executor/ports/hooks';
@@ -16,6 +16,7 @@ import { keyPath, valueLocation } from '../node/jsonLocation';
 import { loadSettingsFile } from '../node/settingsFile';
 import { createNodeSnapshotter } from '../node/snapshot/nodeSnapshotter';
 import { BashSandbox } from '../tools/sandbox/bashSandbox';
+import { repositoryPaths } from '../tools/sandbox/gitPaths';
 import { combineSandboxSettings, parseSandboxSettings, webFetchDomains } from '../tools/sandbox/sandboxSettings';
 import { UsageError } from './args';
 
@@ -61,6 +62,7 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
   // The settings file is the user's own (trusted); the CLI has no workspace-trust prompt.
   const permissionPolicy = createPolicyFromSettings({
     ignored,
+    gitPaths: await repositoryPaths(options.workspace, homedir()),
     user: settings,
     mode: options.mode,
     workspaceTrusted: true,
@@ -81,7 +83,7 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
   const allowRules = permissionPolicy.allRules.filter((rule) => rule.behavior === 'allow').map((rule) => rule.text);
   await sandbox.configure(combineSandboxSettings(sandboxSettings.settings, {}, true).settings, {
     folders: [options.workspace],
-    ignoreFiles: ignored.sources(),
+    ignoreFiles: ignored.names(),
     webFetchDomains: webFetchDomains(allowRules),
   });
   permissionPolicy.sandboxed = (request) => sandbox.autoAllows(request);

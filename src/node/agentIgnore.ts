@@ -5,9 +5,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { IgnoredPaths } from '../executor/ports/ignoredPaths';
+import { AGENT_IGNORE_FILES } from '../executor/policy/sensitiveFiles';
 
 /** The files read when the user names none (`agentToolExecutor.ignoreFiles`): ours, then other agents'. */
-export const DEFAULT_AGENT_IGNORE_FILES: readonly string[] = ['.aiignore', '.cursorignore', '.clineignore', '.rooignore', '.aiexclude'];
+export const DEFAULT_AGENT_IGNORE_FILES: readonly string[] = AGENT_IGNORE_FILES;
 
 interface LoadedFile {
   readonly folder: string;
@@ -20,7 +21,7 @@ export class AgentIgnoreFiles implements IgnoredPaths {
 
   constructor(
     private readonly folders: () => readonly string[],
-    private names: readonly string[] = DEFAULT_AGENT_IGNORE_FILES,
+    private fileNames: readonly string[] = DEFAULT_AGENT_IGNORE_FILES,
   ) {
     this.reload();
   }
@@ -30,12 +31,17 @@ export class AgentIgnoreFiles implements IgnoredPaths {
     return this.files.map((file) => path.join(file.folder, file.name));
   }
 
+  /** The names of the ignore files read, whether they exist or not. */
+  names(): readonly string[] {
+    return this.fileNames;
+  }
+
   /** Reads the files again (and, when given, another list of names). */
   reload(names?: readonly string[]): void {
-    if (names) this.names = names;
+    if (names) this.fileNames = names;
     const files: LoadedFile[] = [];
     for (const folder of this.folders()) {
-      for (const name of this.names) {
+      for (const name of this.fileNames) {
         let text: string;
         try {
           text = fs.readFileSync(path.join(folder, name), 'utf8');
@@ -54,7 +60,7 @@ export class AgentIgnoreFiles implements IgnoredPaths {
       if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) continue;
       const posix = relative.split(path.sep).join('/');
       // The ignore files themselves stay visible, so the user (and the agent) can read what they say.
-      if (this.names.includes(posix)) continue;
+      if (this.fileNames.includes(posix)) continue;
       if (file.rules.ignores(isDirectory ? `${posix}/` : posix) || parentIgnored(file.rules, posix)) return file.name;
     }
     return undefined;

@@ -11,6 +11,7 @@ import type { HookSource } from '../executor/ports/hooks';
 import type { IgnoredPaths } from '../executor/ports/ignoredPaths';
 import type { Logger } from '../executor/ports/logger';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../executor/ports/permissionPolicy';
+import { repositoryPaths } from '../tools/sandbox/gitPaths';
 import { createPolicyFromSettings, parsePermissionMode, type PermissionMode, type PermissionRule, type RulesPolicy } from '../executor/policy/index';
 import { settingsHookSource } from '../node/commandHooks';
 import { loadStandardSettings, mergeSettings, USER_SETTINGS_FILE, WORKSPACE_SETTINGS_FILES } from '../node/settingsFile';
@@ -42,17 +43,23 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
     this.policy = createPolicyFromSettings({ mode: configuredMode(), workspaceTrusted: vscode.workspace.isTrusted, workspaceFolders: workspaceFolders(), ignored });
     const reload = () => void this.reload();
     const watcher = vscode.workspace.createFileSystemWatcher('**/.claude/settings*.json');
+    // Submodules and config includes decide which git files beyond git's names are protected (gitPaths.ts).
+    const gitWatcher = vscode.workspace.createFileSystemWatcher('**/{.gitmodules,.git/config}');
     this.disposables.push(
       watcher,
       watcher.onDidChange(reload),
       watcher.onDidCreate(reload),
       watcher.onDidDelete(reload),
+      gitWatcher,
+      gitWatcher.onDidChange(reload),
+      gitWatcher.onDidCreate(reload),
+      gitWatcher.onDidDelete(reload),
       // The user's own file lives outside every workspace folder.
       watchFileChanges(join(homedir(), USER_SETTINGS_FILE), reload),
       vscode.workspace.onDidGrantWorkspaceTrust(reload),
       vscode.workspace.onDidChangeWorkspaceFolders(reload),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(`${SECTION}.permissions`) || event.affectsConfiguration(`${SECTION}.permissionMode`) || event.affectsConfiguration(`${SECTION}.sandbox`)) reload();
+        if (event.affectsConfiguration(`${SECTION}.permissions`) || event.affectsConfiguration(`${SECTION}.permissionMode`) || event.affectsConfiguration(`${SECTION}.sandbox`) || event.affectsConfiguration(`${SECTION}.ignoreFiles`)) reload();
       }),
     );
   }
@@ -93,16 +100,26 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
    */
   async rememberWorkspaceApproval(request: PermissionRequest, signal?: AbortSignal, chosen?: readonly string[]): Promise<void> {
     const folder = this.workspaceFolders()[0];
-    // `chosen`: the prefix rules the dialog offered and the user picked, kept instead of the exact ones.
-    const texts = chosen?.length ? [...chosen] : (await this.policy.approvalRules(request, signal)).map((rule) => rule.text);
+    // `chosen`: the prefix rules the dialog offered and the user picked, kept instead of the exact ones;
+    // else the exact rules, only when each text reads back as exactly its rule (lastingRules.ts).
+    const texts = chosen?.length ? [...chosen] : await this.policy.workspaceRuleTexts(request, signal);
     if (chosen?.length) for (const text of chosen) this.policy.addRule(text, 'allow', 'session');
     else await this.policy.rememberSessionApproval(request, signal);
-    if (!folder || texts.length === 0) return;
+    if (!folder) return;
+    if (!texts || texts.length === 0) {
+      void vscode.window.showInformationMessage('Agent Tool Executor: this approval is kept for this session only: no rule in the settings file would name exactly what it allowed.');
+      return;
+    }
     const file = await addAllowRules(folder, texts);
     await this.reload();
     const where = vscode.workspace.asRelativePath(file);
     const trust = vscode.workspace.isTrusted ? '' : ' It applies in later sessions once you trust this workspace.';
     void vscode.window.showInformationMessage(`Agent Tool Executor: added ${texts.join(', ')} to ${where}.${trust}`);
+  }
+
+  /** Whether "allow in this workspace" can keep exactly this call's rule (offered only then). */
+  workspaceApprovalPossible(request: PermissionRequest, signal?: AbortSignal): Promise<boolean> {
+    return this.policy.workspaceApprovalPossible(request, signal);
   }
 
   /** Removes a rule from where it comes from (this session, a settings file, VS Code settings); false when it was not found. */
@@ -143,7 +160,8 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
       rulesFrom(config.inspect<string[]>('permissions.allow')?.workspaceValue, config.inspect<string[]>('permissions.ask')?.workspaceValue, config.inspect<string[]>('permissions.deny')?.workspaceValue),
     );
     const workspaceTrusted = vscode.workspace.isTrusted;
-    const next = createPolicyFromSettings({ user, workspace, mode: this.windowMode ?? configuredMode(), workspaceTrusted, workspaceFolders: folders, ignored: this.ignored });
+    const gitPaths = (await Promise.all(folders.map((folder) => repositoryPaths(folder, homedir())))).flat();
+    const next = createPolicyFromSettings({ user, workspace, mode: this.windowMode ?? configuredMode(), workspaceTrusted, workspaceFolders: folders, ignored: this.ignored, gitPaths });
     next.adoptSessionRules(this.policy);
     const sandboxProblems = this.sandbox ? await this.configureSandbox(next, files, workspaceTrusted, folders) : [];
     this.policy = next;

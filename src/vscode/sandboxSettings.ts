@@ -11,8 +11,8 @@ const SECTION = 'agentToolExecutor.sandbox';
 /** What the composition root hands SettingsPermissions for the sandbox. */
 export interface SandboxWiring {
   readonly sandbox: BashSandbox;
-  /** The agents' ignore files in force (a sandboxed command must not rewrite them). */
-  readonly ignoreFiles: () => string[];
+  /** The names of the agents' ignore files in force, existing or not (a sandboxed command must not make or rewrite them). */
+  readonly ignoreFiles: () => readonly string[];
   /** The ripgrep VS Code ships (the runtime scans for nested `.git/hooks` with it). */
   readonly ripgrep?: string;
 }

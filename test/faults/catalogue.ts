@@ -13,6 +13,7 @@ import './classes/6-errors';
 import './classes/7-sizes';
 import './classes/9-races';
 import './classes/wire';
+import './classes/12-guards';
 import { CLASS_NAMES, entries, type FaultEntry } from './define';
 
 export { CLASS_NAMES, type DefectClass, type FaultEntry } from './define';
@@ -30,7 +31,7 @@ export function reliabilityTable(): string {
     '',
     '| class | entries |',
     '|---|---|',
-    ...([1, 2, 3, 4, 5, 6, 7, 9, 0] as const).map((defectClass) => `| ${defectClass === 0 ? '–' : defectClass}. ${CLASS_NAMES[defectClass]} | ${FAULT_CATALOGUE.filter((entry) => entry.defectClass === defectClass).length} |`),
+    ...([1, 2, 3, 4, 5, 6, 7, 9, 12, 0] as const).map((defectClass) => `| ${defectClass === 0 ? '–' : defectClass}. ${CLASS_NAMES[defectClass]} | ${FAULT_CATALOGUE.filter((entry) => entry.defectClass === defectClass).length} |`),
     '',
     '| # | class | input or fault | expected result | test |',
     '|---|---|---|---|---|',

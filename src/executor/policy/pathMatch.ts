@@ -48,6 +48,19 @@ export function pathPatternMatches(pattern: PathPattern, candidate: string, fold
   }
 }
 
+/** picomatch's special chars: wildcards, brackets, braces, extglob parentheses and prefixes, `|`, the escape itself. */
+const GLOB_SPECIALS = /[\\*?[\]{}()!+@|]/g;
+
+/** A glob that names exactly `text` (picomatch reads `\x` as a literal `x`), for a rule that must match one path. */
+export function literalGlob(text: string): string {
+  return text.replace(GLOB_SPECIALS, (special) => `\\${special}`);
+}
+
+/** Whether a glob has no wildcard left in it: it can name only one string (picomatch's own reading). */
+export function isLiteralGlob(glob: string): boolean {
+  return !picomatch.scan(glob).isGlob;
+}
+
 /** Is the pattern anchored outside the workspace folders (so it can allow a path outside them)? */
 export function isAbsolutePattern(pattern: PathPattern): boolean {
   return pattern.anchor === 'absolute';

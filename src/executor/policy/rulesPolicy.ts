@@ -14,7 +14,8 @@ import { flagsOf } from '../flags';
 import { workDirOf } from '../paths';
 import type { IgnoredPaths } from '../ports/ignoredPaths';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../ports/permissionPolicy';
-import { isAbsolutePattern, parsePathPattern } from './pathMatch';
+import { lastingRuleTexts } from './lastingRules';
+import { isAbsolutePattern, literalGlob, parsePathPattern } from './pathMatch';
 import { containingFolder, judgePath, judgeShellPath, realFolders, type PathJudge } from './paths';
 import { exactRuleCovers, ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatch';
 import { parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
@@ -46,6 +47,11 @@ export interface RulesPolicyOptions {
   readonly additionalDirectories?: readonly string[];
   /** Agents' ignore files: a command whose arguments or redirections name what they exclude asks. */
   readonly ignored?: IgnoredPaths;
+  /**
+   * Git files beyond git's names (`src/tools/sandbox/gitPaths.ts`: files a repository's config includes,
+   * submodule checkouts' `.git` files), absolute: writing one always asks.
+   */
+  readonly gitPaths?: readonly string[];
   /** How problems name the user's and the workspace's rules (their files). */
   readonly origins?: { readonly user?: string; readonly workspace?: string };
 }
@@ -78,6 +84,7 @@ export class RulesPolicy implements PermissionPolicy {
   private readonly rules: PermissionRule[] = [];
   private readonly additionalDirectories: readonly string[];
   private readonly ignored: IgnoredPaths | undefined;
+  private readonly gitPaths: ReadonlySet<string>;
   private readonly origins: { readonly user?: string; readonly workspace?: string };
 
   constructor(options: RulesPolicyOptions = {}) {
@@ -85,6 +92,7 @@ export class RulesPolicy implements PermissionPolicy {
     this.workspaceTrusted = options.workspaceTrusted ?? true;
     this.additionalDirectories = options.additionalDirectories ?? [];
     this.ignored = options.ignored;
+    this.gitPaths = new Set(options.gitPaths ?? []);
     this.origins = options.origins ?? {};
     for (const [source, lists] of [['user', options.user], ['workspace', options.workspace], ['cli', options.cli]] as const) {
       for (const behavior of ['deny', 'ask', 'allow'] as const) {
@@ -174,7 +182,8 @@ export class RulesPolicy implements PermissionPolicy {
           break;
         case 'path': {
           const tool = check.fromCommand ? (check.access === 'write' ? 'Edit' : 'Read') : name;
-          for (const real of check.path.real) rules.push({ ...base, tool, text: `${tool}(/${real})`, exactPath: real });
+          // Written to a settings file this text is read as a glob: its specials are escaped.
+          for (const real of check.path.real) rules.push({ ...base, tool, text: `${tool}(/${literalGlob(real)})`, exactPath: real });
           break;
         }
         case 'url':
@@ -191,6 +200,19 @@ export class RulesPolicy implements PermissionPolicy {
       }
     }
     return rules;
+  }
+
+  /**
+   * What "allow in this workspace" writes for this call: the texts of `approvalRules`, when each reads back as
+   * exactly its rule (lastingRules.ts); undefined when one would not, and then nothing is written.
+   */
+  async workspaceRuleTexts(request: PermissionRequest, signal?: AbortSignal): Promise<string[] | undefined> {
+    return lastingRuleTexts(await this.approvalRules(request, signal));
+  }
+
+  /** Whether "allow in this workspace" can be offered for this call: its rules can be written exactly. */
+  async workspaceApprovalPossible(request: PermissionRequest, signal?: AbortSignal): Promise<boolean> {
+    return (await this.workspaceRuleTexts(request, signal)) !== undefined;
   }
 
   /** Drops a session rule (the rules list of the VS Code host); rules from files are removed from their file. */
@@ -259,7 +281,7 @@ export class RulesPolicy implements PermissionPolicy {
     if (this.mode === 'plan' && !flags.readOnly) {
       return { behavior: 'deny', by: 'mode', reason: `plan mode runs only read-only tools, and ${toolName} is not read-only` };
     }
-    const sensitive = sandboxed ? undefined : sensitiveReason(check);
+    const sensitive = sandboxed ? undefined : sensitiveReason(check, this.ignored?.names?.(), this.gitPaths);
     if (sensitive) return { behavior: 'ask', by: 'rule', rule: 'sensitive file', reason: sensitive, forced: true };
     // The file tools refuse what an agent ignore file excludes; a command reaching it asks, every time.
     const excluded = check.kind === 'path' && check.fromCommand ? this.excludedReason(check.path.real) : undefined;

@@ -2,8 +2,9 @@
 // code or holds credentials ask before a write; secret files ask before a read too. Names compare
 // case-insensitively (macOS and Windows file systems do), at any depth.
 import * as path from 'node:path';
+import { gitWriteProtected } from './gitFiles';
 
-export type SensitiveCategory = 'agent-memory' | 'secret' | 'config';
+export type SensitiveCategory = 'agent-memory' | 'secret' | 'config' | 'ignore-file';
 
 export interface SensitiveFile {
   readonly category: SensitiveCategory;
@@ -37,10 +38,13 @@ const MEMORY_IN_FOLDERS: readonly (readonly [string, string])[] = [
   ['.claude/commands', '*'],
   ['.claude/agents', '*'],
 ];
-/** Configuration that runs code or grants permissions when written. */
+/**
+ * The agents' ignore files read when the user names none (`agentToolExecutor.ignoreFiles`): ours, then other
+ * agents'. Writing one (even one that does not exist yet) changes what every tool and Workspace Changes see.
+ */
+export const AGENT_IGNORE_FILES: readonly string[] = ['.aiignore', '.cursorignore', '.clineignore', '.rooignore', '.aiexclude'];
+/** Configuration that runs code or grants permissions when written (git's own files: gitFiles.ts). */
 const CONFIG_IN_FOLDERS: readonly (readonly [string, string])[] = [
-  ['.git', 'config'],
-  ['.git/hooks', '*'],
   ['.vscode', 'settings.json'],
   ['.vscode', 'tasks.json'],
   ['.vscode', 'launch.json'],
@@ -62,10 +66,10 @@ export const SECRET_FILE_GLOBS: readonly string[] = ['.env*', ...SECRET_FILES, .
 const ENV_TEMPLATES = /^\.env\.(example|sample|template|dist|defaults)$/;
 
 /**
- * Classifies an absolute path. Reads ask only for secrets; writes ask for all three categories.
- * Undefined when the file is not sensitive for this access.
+ * Classifies an absolute path. Reads ask only for secrets; writes ask for every category.
+ * `ignoreFiles`: the ignore files' names in force. Undefined when the file is not sensitive for this access.
  */
-export function classifySensitive(absolutePath: string, access: 'read' | 'write'): SensitiveFile | undefined {
+export function classifySensitive(absolutePath: string, access: 'read' | 'write', ignoreFiles: readonly string[] = AGENT_IGNORE_FILES): SensitiveFile | undefined {
   // A read asks only by the file's name (`credentials` is a secret name, so `.aws/credentials` is one
   // too): the folders are split only for a write (issue 13: every literal argument of a shell command
   // is classified as a read).
@@ -77,8 +81,9 @@ export function classifySensitive(absolutePath: string, access: 'read' | 'write'
   if (MEMORY_FILES.has(name)) return { category: 'agent-memory', matched: name };
   const memory = inFolders(segments, MEMORY_IN_FOLDERS);
   if (memory) return { category: 'agent-memory', matched: memory };
-  const config = inFolders(segments, CONFIG_IN_FOLDERS);
+  const config = gitWriteProtected(segments) ?? inFolders(segments, CONFIG_IN_FOLDERS);
   if (config) return { category: 'config', matched: config };
+  if (ignoreFiles.some((ignoreFile) => path.basename(ignoreFile).toLowerCase() === name)) return { category: 'ignore-file', matched: name };
   return undefined;
 }
 

@@ -136,6 +136,8 @@ export interface PolicySettingsOptions {
   readonly origins?: { readonly user?: string; readonly workspace?: string };
   /** Agents' ignore files (`.aiignore`, …). */
   readonly ignored?: IgnoredPaths;
+  /** Git files beyond git's names, absolute (`RulesPolicyOptions.gitPaths`). */
+  readonly gitPaths?: readonly string[];
 }
 
 /** Builds the policy from Claude-Code-shaped settings; settings problems land in `policy.problems`. */
@@ -160,6 +162,7 @@ export function createPolicyFromSettings(options: PolicySettingsOptions): RulesP
     additionalDirectories: directories.map((directory) => path.resolve(base, directory)),
     origins: { user: userOrigin, workspace: workspaceOrigin },
     ignored: options.ignored,
+    gitPaths: options.gitPaths,
   });
   policy.problems.unshift(...problems);
   policy.notices.push(...notices);

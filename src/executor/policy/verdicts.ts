@@ -29,10 +29,11 @@ export function combine(verdicts: readonly Verdict[]): PermissionDecision {
   return verdicts[0] ?? { behavior: 'ask', by: 'mode', reason: 'nothing to check' };
 }
 
-export function sensitiveReason(check: Check): string | undefined {
+export function sensitiveReason(check: Check, ignoreFiles: readonly string[] | undefined, gitPaths: ReadonlySet<string>): string | undefined {
   if (check.kind !== 'path') return undefined;
   for (const candidate of [check.path.lexical, ...check.path.real]) {
-    const sensitive = classifySensitive(candidate, check.access);
+    if (check.access === 'write' && gitPaths.has(candidate)) return `${candidate} is a file the repository's git config includes or a submodule's .git file, which can run code: writing it always asks`;
+    const sensitive = classifySensitive(candidate, check.access, ignoreFiles);
     if (!sensitive) continue;
     const verb = check.access === 'write' ? 'writing' : 'reading';
     switch (sensitive.category) {
@@ -42,6 +43,8 @@ export function sensitiveReason(check: Check): string | undefined {
         return `${candidate} may hold secrets (${sensitive.matched}): ${verb} it always asks`;
       case 'config':
         return `${candidate} is configuration that can run code (${sensitive.matched}): ${verb} it always asks`;
+      case 'ignore-file':
+        return `${candidate} is an agent ignore file, which decides what every tool and Workspace Changes see: ${verb} it always asks`;
     }
   }
   return undefined;

@@ -8,4 +8,6 @@ export interface IgnoredPaths {
   excludedBy(absolutePath: string, isDirectory?: boolean): string | undefined;
   /** The ignore files in force, absolute (for tools that hand them to another program, like ripgrep). */
   sources?(): readonly string[];
+  /** The ignore files' names, whether they exist or not: writing one always asks, and the sandbox refuses it. */
+  names?(): readonly string[];
 }

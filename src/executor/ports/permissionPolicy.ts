@@ -42,4 +42,9 @@ export interface PermissionPolicy {
    * outlives the session. Absent: the answer is not offered.
    */
   rememberWorkspaceApproval?(request: PermissionRequest, signal?: AbortSignal, rules?: readonly string[]): Promise<void>;
+  /**
+   * Whether "allow in this workspace" can keep exactly this call's rule (a rule text that reads back as
+   * covering nothing more). False: the answer is not offered for this call. Absent: it can.
+   */
+  workspaceApprovalPossible?(request: PermissionRequest, signal?: AbortSignal): Promise<boolean>;
 }

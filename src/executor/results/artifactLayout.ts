@@ -25,6 +25,12 @@ export function safeName(name: string): string {
 /** What every artifact file name contains (spec §8). */
 export const ARTIFACT_NAME_MARK = '-tool-result-';
 
+/**
+ * What an artifact id is (`artifactFileName` with a random UUID): a URI naming any other file in the store's
+ * folders (session records, retention manifests, a file someone put there) names no artifact.
+ */
+const ARTIFACT_ID = /^[A-Za-z0-9_.-]{1,120}-tool-result-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[A-Za-z0-9_-]{1,120}$/;
+
 /** `<callId>-tool-result-<uuid>.<ext>`: the artifact id and the file name are the same. */
 export function artifactFileName(callId: string, uuid: string, extension = 'txt'): string {
   return `${safeName(callId)}${ARTIFACT_NAME_MARK}${safeName(uuid)}.${safeName(extension)}`;
@@ -47,7 +53,7 @@ export function artifactUri(sessionId: string, artifactId: string): string {
   return `${ARTIFACT_SCHEME}://${safeName(sessionId)}/${safeName(artifactId)}`;
 }
 
-/** The session and artifact id of an `executor-artifact://` URI, or undefined when it is not a safe one. */
+/** The session and artifact id of an `executor-artifact://` URI, or undefined when it is not a safe one naming an artifact. */
 export function parseArtifactUri(uri: string): { sessionId: string; artifactId: string } | undefined {
   const match = ARTIFACT_URI.exec(uri.trim());
   if (!match) return undefined;
@@ -60,6 +66,6 @@ export function parseArtifactUri(uri: string): { sessionId: string; artifactId: 
   } catch {
     return undefined;
   }
-  if (session !== safeName(session) || artifact !== safeName(artifact)) return undefined;
+  if (session !== safeName(session) || artifact !== safeName(artifact) || !ARTIFACT_ID.test(artifact)) return undefined;
   return { sessionId: session, artifactId: artifact };
 }

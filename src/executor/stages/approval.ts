@@ -44,6 +44,13 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
       deps.logger.warn('tool.approval.prepare_failed', { tool: state.toolName, callId: state.call.id, error: projectErrorMessage(error) });
     }
   }
+  const policy = deps.permissionPolicy;
+  const permissionRequest = { tool: def, input: state.input, callId: state.call.id, workspaceFolders: deps.workspaceFolders };
+  const remembers = !decision.forced && policy.rememberWorkspaceApproval !== undefined;
+  const suggestedRules = remembers && decision.suggestedRules?.length ? decision.suggestedRules : undefined;
+  // The exact rule is kept only where its text reads back as exactly it; a suggested rule is shown as written.
+  const exactPossible = remembers && (await workspaceRulePossible(state, deps, permissionRequest));
+  const workspaceAllowed = exactPossible || suggestedRules !== undefined;
   const request: ApprovalRequest = {
     callId: state.call.id,
     toolName: state.toolName,
@@ -52,8 +59,8 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
     reason: escapeForDisplay(decision.reason),
     preview: escapePreview(preview ?? defaultPreview(state.input)),
     sessionAllowed: !decision.forced,
-    workspaceAllowed: !decision.forced && deps.permissionPolicy.rememberWorkspaceApproval !== undefined,
-    ...(!decision.forced && decision.suggestedRules?.length && deps.permissionPolicy.rememberWorkspaceApproval ? { suggestedRules: decision.suggestedRules } : {}),
+    workspaceAllowed,
+    ...(suggestedRules ? { suggestedRules } : {}),
   };
   deps.emit({ type: 'permissionRequested', callId: request.callId, name: request.toolName, input: request.input, reason: request.reason, preview: request.preview });
   const waitStart = performance.now();
@@ -70,13 +77,12 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
   state.span.setAttribute('permission.answer', verdict.answer.kind);
   deps.emit({ type: 'permissionResolved', callId: request.callId, outcome: state.permission.outcome, by: verdict.by, waitMs: state.permissionWaitMs });
   const lasting = verdict.answer.kind === 'allowSession' || verdict.answer.kind === 'allowWorkspace';
-  // A forced ask is never remembered, whatever a client answered.
+  // A forced ask is never remembered, whatever a client answered; a workspace rule only where it was offered.
   if (lasting && !decision.forced) {
-    const permissionRequest = { tool: def, input: state.input, callId: state.call.id, workspaceFolders: deps.workspaceFolders };
     try {
-      if (verdict.answer.kind === 'allowWorkspace' && deps.permissionPolicy.rememberWorkspaceApproval) {
-        // Only a rule the request offered may be kept: a grant covers nothing it did not show.
-        const chosen = verdict.answer.rules?.filter((rule) => request.suggestedRules?.includes(rule));
+      // Only a rule the request offered may be kept: a grant covers nothing it did not show.
+      const chosen = verdict.answer.kind === 'allowWorkspace' ? verdict.answer.rules?.filter((rule) => request.suggestedRules?.includes(rule)) : undefined;
+      if (verdict.answer.kind === 'allowWorkspace' && deps.permissionPolicy.rememberWorkspaceApproval && (chosen?.length || exactPossible)) {
         await deps.permissionPolicy.rememberWorkspaceApproval(permissionRequest, state.signal, chosen?.length ? chosen : undefined);
       } else {
         await deps.permissionPolicy.rememberSessionApproval?.(permissionRequest, state.signal);
@@ -90,6 +96,18 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
     return { kind: 'permission', stage: 'permission', message: denialMessage(state.toolName, verdict), errorClass: 'PermissionDenied' };
   }
   return undefined;
+}
+
+/** Whether the policy can keep this call's rule in the workspace exactly; a failure to tell is a no. */
+async function workspaceRulePossible(state: CallState, deps: ExecutorDeps, request: Parameters<NonNullable<ExecutorDeps['permissionPolicy']['workspaceApprovalPossible']>>[0]): Promise<boolean> {
+  if (!deps.permissionPolicy.workspaceApprovalPossible) return true;
+  try {
+    return await deps.permissionPolicy.workspaceApprovalPossible(request, state.signal);
+  } catch (error) {
+    state.signal.throwIfAborted();
+    deps.logger.warn('tool.approval.workspace_rule_failed', { tool: state.toolName, callId: state.call.id, error: projectErrorMessage(error) });
+    return false;
+  }
 }
 
 /** Runs the user's answer, the PermissionRequest hook chain and the optional approval timeout; the first answer wins. */

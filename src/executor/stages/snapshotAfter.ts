@@ -2,6 +2,11 @@
 import type { CallState, ExecutorDeps } from '../callState';
 import { projectErrorMessage } from '../errors';
 import type { SnapshotSession } from '../ports/workspaceSnapshotter';
+import { gitWriteProtected } from '../policy/gitFiles';
+
+function isGitFile(absolutePath: string): boolean {
+  return gitWriteProtected(absolutePath.split(/[\\/]/).filter(Boolean).map((segment) => segment.toLowerCase())) !== undefined;
+}
 
 /** Undefined at once when no before-snapshot was taken: the runner awaits only a snapshot to finish. */
 export function snapshotAfter(state: CallState, deps: ExecutorDeps): Promise<void> | undefined {
@@ -14,9 +19,10 @@ export function snapshotAfter(state: CallState, deps: ExecutorDeps): Promise<voi
 async function finishSnapshot(state: CallState, deps: ExecutorDeps, snapshot: SnapshotSession): Promise<void> {
   try {
     const changes = await snapshot.finish();
-    // What an agent ignore file excludes is not listed: its names are the user's to keep away.
+    // What an agent ignore file excludes is not listed: its names are the user's to keep away. Git's files
+    // always are: an ignore file must not hide a change to what the host's git runs.
     const ignored = deps.ignored;
-    state.changes = ignored ? changes.filter((change) => !ignored.excludedBy(change.absolutePath)) : changes;
+    state.changes = ignored ? changes.filter((change) => isGitFile(change.absolutePath) || !ignored.excludedBy(change.absolutePath)) : changes;
   } catch (error) {
     deps.logger.warn('tool.snapshot.failed', { tool: state.toolName, callId: state.call.id, phase: 'after', error: projectErrorMessage(error) });
     return;

@@ -3,6 +3,7 @@
 // events add what happened deeper or past the file limit.
 import * as path from 'node:path';
 import type { FileChangeEvent } from '../../executor/ports/fileChangeFeed';
+import { GIT_DIR_NAME, gitControlPath } from '../../executor/policy/gitFiles';
 import type { WorkspaceChange } from '../../executor/result';
 import { isSkippedName, statFileSync, walkWorkspace, type FileStat, type WalkResult } from './walk';
 
@@ -125,10 +126,11 @@ function insideFolders(file: string, folders: readonly string[]): boolean {
   return owningFolder(file, folders) !== undefined;
 }
 
-/** Skipped folders anywhere on the path, and skipped file kinds (W's lists), also for event paths. */
+/** Skipped folders anywhere on the path, and skipped file kinds (W's lists), also for event paths; git's control files are never skipped. */
 function isIgnoredPath(file: string, folders: readonly string[]): boolean {
   const folder = owningFolder(file, folders)!;
   const parts = path.relative(folder, file).split(path.sep);
+  if (gitControlPath(parts)) return parts.slice(0, parts.indexOf(GIT_DIR_NAME)).some((part) => isSkippedName(part, true));
   return parts.some((part, index) => isSkippedName(part, index < parts.length - 1));
 }
 

@@ -6,12 +6,14 @@
 import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { GIT_DIR_NAME } from '../../executor/policy/gitFiles';
+import { recordGitControlFiles } from './gitControl';
 
 /** W: the walk goes at most this many levels down (a file at `a/b/c/d.txt` is on level 4). */
 export const SNAPSHOT_MAX_DEPTH = 4;
 /** W: the walk records at most this many files. */
 export const SNAPSHOT_MAX_FILES = 500;
-/** W skips `.git`, `node_modules`, `.venv` "and kin"; these are the kin. */
+/** W skips `.git` (but for the files git runs or follows: gitControl.ts), `node_modules`, `.venv` "and kin"; these are the kin. */
 export const SNAPSHOT_SKIP_DIRS: ReadonlySet<string> = new Set([
   '.git', '.hg', '.svn', 'node_modules', '.venv', 'venv', '__pycache__', '.tox', '.mypy_cache', '.pytest_cache',
 ]);
@@ -60,6 +62,8 @@ export interface FolderListing {
 export interface ListedEntry {
   readonly path: string;
   readonly directory: boolean;
+  /** A `.git` folder: only its control files are recorded. */
+  readonly git?: boolean;
 }
 
 /**
@@ -88,6 +92,8 @@ export async function walkWorkspace(
   const result: WalkResult = { files: new Map(), dirs: new Set(), frontier: new Set(), capped: false };
   let capped = false;
   let reads = 0;
+  // Files counted against `maxFiles`: git's control files are recorded besides them.
+  let counted = 0;
   const visit = async (dir: string, depth: number): Promise<void> => {
     signal?.throwIfAborted();
     if (++reads % WALK_YIELD_EVERY_DIRS === 0) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -95,17 +101,21 @@ export async function walkWorkspace(
     if (!entries) return;
     for (const entry of entries) {
       if (capped) return;
-      if (entry.directory) {
+      if (entry.git) recordGitControlFiles(entry.path, result.files);
+      else if (entry.directory) {
         result.dirs.add(entry.path);
         if (depth < maxDepth) await visit(entry.path, depth + 1);
         else result.frontier.add(entry.path);
       } else {
-        if (result.files.size >= maxFiles) {
+        if (counted >= maxFiles) {
           capped = true;
           return;
         }
         const stat = statFileSync(entry.path);
-        if (stat) result.files.set(entry.path, stat);
+        if (stat) {
+          result.files.set(entry.path, stat);
+          counted++;
+        }
       }
     }
   };
@@ -126,7 +136,8 @@ function listFolder(dir: string): ListedEntry[] | undefined {
   const listed: ListedEntry[] = [];
   for (const entry of entries) {
     const directory = entry.isDirectory();
-    if ((directory || entry.isFile()) && !isSkippedName(entry.name, directory)) listed.push({ path: path.join(dir, entry.name), directory });
+    if (directory && entry.name === GIT_DIR_NAME) listed.push({ path: path.join(dir, entry.name), directory, git: true });
+    else if ((directory || entry.isFile()) && !isSkippedName(entry.name, directory)) listed.push({ path: path.join(dir, entry.name), directory });
   }
   return listed;
 }

@@ -19,6 +19,7 @@ import { describeBlocked } from './blocked';
 import type { SandboxRuntime } from './runtime';
 import { SandboxRuntimeProcess } from './runtimeProcess';
 import { sandboxRuntimeConfig, type SandboxPolicyInput, type SandboxRuntimeConfigShape } from './sandboxConfig';
+import { repositoryPaths } from './gitPaths';
 import { SANDBOX_OFF, type SandboxSettings } from './sandboxSettings';
 
 /**
@@ -57,7 +58,7 @@ export interface BashSandboxOptions {
 }
 
 /** The sandbox's inputs besides the settings: where commands run, the rules' domains, the ignore files. */
-export type SandboxPolicySources = Omit<SandboxPolicyInput, 'platform' | 'home' | 'allowedDomains'> & {
+export type SandboxPolicySources = Omit<SandboxPolicyInput, 'platform' | 'home' | 'allowedDomains' | 'gitPaths'> & {
   /** The domains of `WebFetch(domain:…)` allow rules. */
   readonly webFetchDomains: readonly string[];
 };
@@ -76,6 +77,8 @@ export class BashSandbox {
   private readonly restarts: RestartBackoff;
   private restartTimer: NodeJS.Timeout | undefined;
   private disposed = false;
+  /** Configure calls begun, so one that began earlier never overrides a later one. */
+  private configurations = 0;
 
   constructor(private readonly options: BashSandboxOptions = {}) {
     this.platform = options.platform ?? process.platform;
@@ -109,9 +112,14 @@ export class BashSandbox {
    * Resolves when the sandbox is ready or known to be unavailable.
    */
   async configure(settings: SandboxSettings, sources: SandboxPolicySources): Promise<void> {
+    const generation = ++this.configurations;
+    const gitPaths = (await Promise.all(sources.folders.map((folder) => repositoryPaths(folder, this.home)))).flat();
+    // A later configure began while the files were read: its settings win, whichever finishes first.
+    if (generation !== this.configurations) return this.ready();
     this.settingsInForce = settings;
     this.config = sandboxRuntimeConfig({
       ...sources,
+      gitPaths,
       platform: this.platform,
       home: this.home,
       allowedDomains: [...settings.allowedDomains, ...sources.webFetchDomains],

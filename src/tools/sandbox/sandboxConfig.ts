@@ -1,13 +1,14 @@
 // Our permission policy as the sandbox runtime's configuration (issue 17), a pure function:
 //   writes: the workspace folders (and `additionalDirectories`), never agent memory files, configuration
-//           that runs code (`.git/config`, `.git/hooks`, `.vscode`, `.claude`, …), the agents' ignore files
-//           or secret files;
+//           that runs code (git's files: the whole `.git`, a `.git` file, `.gitmodules` (gitFiles.ts);
+//           `.vscode`, `.claude`, …), the agents' ignore files or secret files, whether they exist or not;
 //   reads:  everywhere but the secret locations of the home folder and the workspace's secret files;
 //   network: only the domains of `WebFetch(domain:…)` allow rules and `sandbox.network.allowedDomains`.
 // On Linux bubblewrap binds concrete paths (no globs for writes, and a read glob walks the tree before
 // every command), so the workspace's names are taken at each folder's root; macOS takes `**` patterns.
 import * as path from 'node:path';
-import { SECRET_FILE_GLOBS } from '../../executor/policy/sensitiveFiles';
+import { GIT_PROTECTED_NAMES } from '../../executor/policy/gitFiles';
+import { AGENT_IGNORE_FILES, SECRET_FILE_GLOBS } from '../../executor/policy/sensitiveFiles';
 
 /** The part of `@anthropic-ai/sandbox-runtime`'s `SandboxRuntimeConfig` we set (all of it required by the runtime). */
 export interface SandboxRuntimeConfigShape {
@@ -25,8 +26,16 @@ export interface SandboxPolicyInput {
   readonly platform: NodeJS.Platform;
   /** From `sandbox.network.allowedDomains` and the `WebFetch(domain:…)` allow rules. */
   readonly allowedDomains: readonly string[];
-  /** The agents' ignore files in force (`AgentIgnoreFiles.sources()`): a command must not rewrite them. */
+  /**
+   * The names of the agents' ignore files in force (`AgentIgnoreFiles.names()`), existing or not: a command
+   * must not make or rewrite one, which would hide its later changes. @default AGENT_IGNORE_FILES
+   */
   readonly ignoreFiles?: readonly string[];
+  /**
+   * Git files the folders' names do not reach (`gitPaths.ts`: submodule checkouts' `.git` files, files the
+   * repository's config includes), absolute.
+   */
+  readonly gitPaths?: readonly string[];
   /** The ripgrep the runtime scans a command's folder with for `.git/hooks` and kin (VS Code ships its own). */
   readonly ripgrep?: string;
 }
@@ -56,8 +65,14 @@ export const HOME_SECRETS: readonly string[] = [
   '.pypirc',
 ];
 
-/** Agent memory files and configuration that runs code (sensitiveFiles.ts' lists, as names in a folder). */
+/**
+ * Agent memory files and configuration that runs code (sensitiveFiles.ts' lists, as names in a folder), and
+ * git's files (gitFiles.ts). `.git/config` and `.git/hooks` stay listed below the whole `.git`: where there is
+ * no repository, they make the runtime hold `.git` with an empty folder rather than a file, which git on the
+ * host skips while the command runs, instead of failing on a `.git` file it cannot read.
+ */
 export const PROTECTED_WRITES: readonly string[] = [
+  ...GIT_PROTECTED_NAMES,
   'AGENTS.md',
   'AGENTS.override.md',
   'CLAUDE.md',
@@ -93,7 +108,10 @@ export function sandboxRuntimeConfig(input: SandboxPolicyInput): SandboxRuntimeC
       denyWrite.push(...(glob.includes('*') && !deep ? [] : [inFolder(folder, glob)]));
     }
   }
-  denyWrite.push(...(input.ignoreFiles ?? []));
+  for (const folder of input.folders) {
+    for (const name of input.ignoreFiles ?? AGENT_IGNORE_FILES) denyWrite.push(inFolder(folder, name));
+  }
+  denyWrite.push(...(input.gitPaths ?? []));
   return {
     filesystem: { allowWrite: [...new Set(input.folders)], denyWrite: [...new Set(denyWrite)], denyRead: [...new Set(denyRead)] },
     network: { allowedDomains: [...new Set(input.allowedDomains.map((domain) => domain.toLowerCase()))], deniedDomains: [] },

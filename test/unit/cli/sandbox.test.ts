@@ -87,6 +87,15 @@ describe('tool-exec with the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs L
     assert.doesNotMatch(byId('inside').content, /\.github|\.cursor|CLAUDE|AGENTS/);
   });
 
+  it('refuses ignore files that do not exist yet, so a command cannot hide its later changes', () => {
+    const { workspace, byId } = run({ sandbox: { enabled: true } }, [
+      { id: 'hide', name: 'Bash', input: { command: "printf '*\\n' > .aiignore; printf '*\\n' > .cursorignore; echo x > later.txt" } },
+    ]);
+    for (const name of ['.aiignore', '.cursorignore']) assert.equal(existsSync(join(workspace, name)), false, `${name}: ${byId('hide').content}`);
+    assert.match(byId('hide').content, /\.aiignore: (Permission denied|Read-only file system)/);
+    assert.match(byId('hide').content, /\+ later\.txt \(created/);
+  });
+
   it("points Java's networking at its proxy with the agent the build puts beside the runtime", () => {
     const { byId } = run({ sandbox: { enabled: true } }, [{ id: 'java', name: 'Bash', input: { command: 'echo "[$JAVA_TOOL_OPTIONS]"' } }]);
     const agent = /-javaagent:(\S+?)\]/.exec(byId('java').content)?.[1];

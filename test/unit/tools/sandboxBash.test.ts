@@ -33,7 +33,11 @@ describe('Bash in the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs Linux wi
   });
   beforeEach(async () => {
     supervisor = new ProcessSupervisor();
-    ws = makeWorkspace({ tools: { supervisor, sandbox, env: { ...process.env, GITHUB_TOKEN: 'ghp_notarealtokenbutlooksone000000000000' } } });
+    // Approvals answered yes (writes to protected names always ask): only the sandbox stands in the way.
+    ws = makeWorkspace({
+      tools: { supervisor, sandbox, env: { ...process.env, GITHUB_TOKEN: 'ghp_notarealtokenbutlooksone000000000000' } },
+      executor: { approvalClient: { requestApproval: async () => ({ kind: 'allowOnce' }) } },
+    });
     await sandbox.configure({ enabled: true, autoAllowBashIfSandboxed: true, excludedCommands: [], allowedDomains: [] }, { folders: [ws.dir], webFetchDomains: [] });
     assert.equal(sandbox.state, 'ready', sandbox.unavailableReason);
   });

@@ -8,6 +8,7 @@ import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
 import { BlockedOutputScanner, describeBlocked, BLOCKED_MAX_LINES } from '../../../src/tools/sandbox/blocked';
 import { BashSandbox, excludedBy } from '../../../src/tools/sandbox/bashSandbox';
 import type { SandboxRuntime } from '../../../src/tools/sandbox/runtime';
+import { includedFiles, submodulePaths } from '../../../src/executor/policy/gitFiles';
 import { sandboxRuntimeConfig } from '../../../src/tools/sandbox/sandboxConfig';
 import { combineSandboxSettings, parseSandboxSettings, webFetchDomains } from '../../../src/tools/sandbox/sandboxSettings';
 import { BashTool, decide, makeSandbox, type Sandbox } from '../executor/policy/policyFixtures';
@@ -53,17 +54,29 @@ describe('sandbox settings', () => {
 });
 
 describe('sandbox configuration from the policy', () => {
-  const base = { folders: ['/ws'], home: '/home/u', allowedDomains: ['Docs.rs'], ignoreFiles: ['/ws/.aiignore'] };
+  const base = { folders: ['/ws'], home: '/home/u', allowedDomains: ['Docs.rs'], ignoreFiles: ['.aiignore', '.myignore'] };
 
   it('Linux: writes in the folders except memory, config, ignore and secret files at the root; secrets hidden', () => {
     const config = sandboxRuntimeConfig({ ...base, platform: 'linux' });
     assert.deepEqual(config.filesystem.allowWrite, ['/ws']);
-    for (const denied of ['/ws/AGENTS.md', '/ws/CLAUDE.md', '/ws/.git/config', '/ws/.git/hooks', '/ws/.vscode', '/ws/.claude', '/ws/.aiignore', '/ws/.netrc']) {
+    for (const denied of ['/ws/AGENTS.md', '/ws/CLAUDE.md', '/ws/.git', '/ws/.git/config', '/ws/.git/hooks', '/ws/.gitmodules', '/ws/.vscode', '/ws/.claude', '/ws/.aiignore', '/ws/.myignore', '/ws/.netrc']) {
       assert.ok(config.filesystem.denyWrite.includes(denied), denied);
     }
     assert.ok(config.filesystem.denyWrite.every((entry) => !entry.includes('*')), 'bubblewrap takes no write globs');
     for (const hidden of ['/home/u/.ssh', '/home/u/.aws', '/home/u/.gnupg', '/home/u/.netrc', '/ws/.env*', '/ws/*.pem', '/ws/id_*']) assert.ok(config.filesystem.denyRead.includes(hidden), hidden);
     assert.deepEqual(config.network, { allowedDomains: ['docs.rs'], deniedDomains: [] });
+  });
+
+  it('protects the default ignore files by name when none are given, existing or not', () => {
+    const config = sandboxRuntimeConfig({ folders: ['/ws', '/other'], home: '/home/u', allowedDomains: [], platform: 'linux' });
+    for (const folder of ['/ws', '/other']) for (const name of ['.aiignore', '.cursorignore', '.clineignore', '.rooignore', '.aiexclude']) assert.ok(config.filesystem.denyWrite.includes(`${folder}/${name}`), `${folder}/${name}`);
+    assert.ok(!config.filesystem.denyWrite.includes('/ws/.gitignore'), 'a near miss stays writable');
+  });
+
+  it("reads submodules' paths and a config's includes as git does, and nothing else", () => {
+    assert.deepEqual(submodulePaths('[submodule "a"]\n\tpath = libs/a\n\turl = ../a\n[submodule "b"]\n  path=\"b c\" ; note\n[core]\n\tpath = not-a-submodule\n# path = commented\n'), ['libs/a', 'b c']);
+    const config = '[core]\n\tpath = ../no\n[include]\n\tpath = ../team.gitconfig\n[includeIf "gitdir:~/work/"]\n\tpath = ~/work.gitconfig\n[user]\n\tname = x ; path = ../no2\n';
+    assert.deepEqual(includedFiles(config, '/ws/.git', '/home/u'), ['/ws/team.gitconfig', '/home/u/work.gitconfig']);
   });
 
   it('macOS: the workspace names are patterns at any depth', () => {

@@ -54,6 +54,27 @@ suite('Lasting approvals', () => {
     assert.deepEqual(after.permissions.allow, []);
   });
 
+  test('a Write to a file named * keeps a rule for that file only, its glob characters escaped', async () => {
+    const api = await extensionApi();
+    const star = vscode.Uri.joinPath(workspaceRoot(), '*');
+    const other = vscode.Uri.joinPath(workspaceRoot(), 'other-lasting.txt');
+    try {
+      const [first] = await api.executor.executeBatch([{ id: 'g1', name: 'Write', input: { path: '*', content: 'x\n' } }]);
+      assert.equal(first?.isError, false, first?.modelContent);
+      const written = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(localSettings()))) as { permissions: { allow: string[] } };
+      assert.deepEqual(written.permissions.allow, [`Write(/${star.fsPath.replace('*', '\\*')})`]);
+      const [again, sibling] = await api.executor.executeBatch([
+        { id: 'g2', name: 'Write', input: { path: '*', content: 'y\n' } },
+        { id: 'g3', name: 'Write', input: { path: 'other-lasting.txt', content: 'z\n' } },
+      ]);
+      assert.equal(again?.permission.by, 'rule', again?.modelContent);
+      assert.equal(sibling?.isError, false);
+      assert.equal(asked.length, 2, 'the sibling asked: the rule names the file *, not every file');
+    } finally {
+      for (const uri of [star, other]) await vscode.workspace.fs.delete(uri, { useTrash: false }).then(undefined, () => undefined);
+    }
+  });
+
   test('a forced ask (writing a secret file) is never offered a lasting answer', async () => {
     const api = await extensionApi();
     const [result] = await api.executor.executeBatch([{ id: 'w4', name: 'Write', input: { path: '.env', content: 'A=1\n' } }]);

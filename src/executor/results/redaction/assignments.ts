@@ -34,7 +34,8 @@ export function isSecretAssignmentName(name: string): boolean {
   const word = SECRET_WORD.exec(name);
   if (!word) return false;
   if (/^pass/i.test(word[0]) && !/^pass(?:wd|word|phrase)/i.test(word[0]) && NOT_PASS_WORD.test(name)) return false;
-  if (/^auth$/i.test(word[0]) && !/(?:^|[_.-])auth(?:[_.-]?token)?$/i.test(name) && !/auth[_-]?token/i.test(name)) return false;
+  // `auth` on its own word, or glued to `proxy` (socat's `proxyauth=` option, whose value is user, colon, password).
+  if (/^auth$/i.test(word[0]) && !/(?:^|[_.-]|proxy)auth(?:[_.-]?token)?$/i.test(name) && !/auth[_-]?token/i.test(name)) return false;
   return !NOT_SECRET_SUFFIX.test(name) && !NOT_SECRET_CAMEL_SUFFIX.test(name) && !NOT_SECRET_PREFIX.test(name);
 }
 

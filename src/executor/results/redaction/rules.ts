@@ -126,6 +126,38 @@ function urlStart(text: string, at: number): number {
   return start < at - 1 ? start : -1;
 }
 
+/** How far back from its `@` a scheme-less userinfo may start: the password's 200 chars, the user's 64, room. */
+const MAX_USERINFO_BACK_CHARS = 300;
+/** What a user name is made of (RFC 3986 userinfo, less the sub-delims a shell or a config would quote). */
+const USER_CHARS = /[A-Za-z0-9._%+-]/;
+/** Chars of a userinfo run (the password's class): no space, `@`, `/`, quote or backtick. */
+const USERINFO_RUN_CHARS = /[^\s@/'"`]/;
+
+/**
+ * From the `@` of a scheme-less userinfo, back to where the user name starts: the run of userinfo
+ * chars before the `@`, its first `:`, and the user-name chars just before that `:`. -1 when there is none.
+ */
+function userinfoStart(text: string, at: number): number {
+  const limit = Math.max(0, at - MAX_USERINFO_BACK_CHARS);
+  let run = at;
+  while (run > limit && USERINFO_RUN_CHARS.test(text[run - 1]!)) run--;
+  const colon = text.indexOf(':', run);
+  if (colon < 0 || colon >= at) return -1;
+  let start = colon;
+  while (start > run && USER_CHARS.test(text[start - 1]!)) start--;
+  return start < colon ? start : -1;
+}
+
+/**
+ * URIs of a scheme, a colon and `user@host`, which name a user and no password (RFC 6068 mailto, RFC 3261 sip, RFC 5122 xmpp)
+ * and package managers' `npm:name@version` aliases: the scheme-less userinfo rule must not read them as one.
+ */
+const NOT_USERINFO_SCHEMES: ReadonlySet<string> = new Set(['mailto', 'sip', 'sips', 'xmpp', 'im', 'pres', 'tel', 'npm', 'jsr', 'workspace', 'link', 'file', 'portal', 'patch', 'git', 'github', 'gitlab', 'bitbucket']);
+
+function acceptUserinfo(match: RegExpExecArray): boolean {
+  return !NOT_USERINFO_SCHEMES.has(match[1]!.slice(0, -1).toLowerCase());
+}
+
 /** A token glued to `Bearer` (no space) only counts when it looks random: digits and both cases. */
 function acceptBearer(match: RegExpExecArray): boolean {
   if (/\s$/.test(match[1]!)) return true;
@@ -174,6 +206,17 @@ export const BUILTIN_RULES: readonly RedactionRule[] = [
     trigger: '://',
     anchors: [['://', 0]],
     startAt: urlStart,
+  },
+  // Without a scheme (`curl -x` a proxy's userinfo, `HTTPS_PROXY=` one, corkscrew's): the password follows
+  // the user's first colon;
+  // the user starts with a letter (not `12:30@home`), and `@sha256:` is an image digest (`node:20@sha256:…`).
+  {
+    name: 'url-credentials',
+    pattern: /(?<![A-Za-z0-9._%+:@-])([A-Za-z][A-Za-z0-9._%+-]{0,63}:)([^\s@/'"`:][^\s@/'"`]{0,199})(?=@(?!sha(?:256|384|512):)[A-Za-z0-9[])/dg,
+    group: 2,
+    trigger: '@',
+    startAt: userinfoStart,
+    accept: acceptUserinfo,
   },
   {
     name: 'bearer-token',

@@ -17,6 +17,22 @@ describe('classifySensitive', () => {
     assert.equal(classifySensitive('/w/src/config', 'write'), undefined);
   });
 
+  it("asks before writing anything of git's: the whole .git folder, a .git file, .gitmodules, at any depth", () => {
+    for (const file of ['/w/.git/commondir', '/w/.git/objects/info/alternates', '/w/.git/worktrees/x/gitdir', '/w/.git/modules/a/hooks/x', '/w/.git/index', '/w/sub/.git', '/w/.GIT/Config', '/w/.gitmodules', '/w/lib/.GitModules']) {
+      assert.equal(classifySensitive(file, 'write')?.category, 'config', file);
+      assert.equal(classifySensitive(file, 'read'), undefined, file);
+    }
+    for (const file of ['/w/.gitignore', '/w/.gitattributes', '/w/x.git', '/w/git/config', '/w/.github/workflows/ci.yml', '/w/.gitkeep']) assert.equal(classifySensitive(file, 'write'), undefined, file);
+  });
+
+  it('asks before writing an ignore file by name, the names in force or the defaults', () => {
+    for (const file of ['/w/.aiignore', '/w/.cursorignore', '/w/.AIEXCLUDE']) assert.equal(classifySensitive(file, 'write')?.category, 'ignore-file', file);
+    assert.equal(classifySensitive('/w/.myignore', 'write', ['.myignore'])?.category, 'ignore-file');
+    assert.equal(classifySensitive('/w/.aiignore', 'write', ['.myignore']), undefined, 'only the names in force');
+    assert.equal(classifySensitive('/w/.aiignore.bak', 'write'), undefined);
+    assert.equal(classifySensitive('/w/.aiignore', 'read'), undefined);
+  });
+
   it('asks before reading or writing secrets, but not public keys or env templates on read', () => {
     for (const file of ['/w/.env', '/w/.env.production', '/w/certs/server.pem', '/w/tls.key', '/home/u/.ssh/id_ed25519', '/home/u/.aws/credentials', '/home/u/.netrc']) {
       assert.equal(classifySensitive(file, 'read')?.category, 'secret', file);

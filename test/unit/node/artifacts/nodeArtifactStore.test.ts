@@ -132,4 +132,20 @@ describe('NodeArtifactStore with an artifacts folder of its own (the CLI)', () =
     assert.equal(existsSync(record), true);
     assert.equal(await artifacts.totalBytes(), 80);
   });
+
+  it('resolves artifacts only: not the session records, manifests or other files kept beside them', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cli-artifacts-'));
+    roots.push(dir);
+    const fs = await import('node:fs');
+    const artifacts = new NodeArtifactStore({ artifactsDir: dir });
+    const ref = await artifacts.write({ sessionId: 's', callId: 'c', retention: 'project', content: 'mine' });
+    fs.mkdirSync(path.join(dir, 'sessions'));
+    fs.writeFileSync(path.join(dir, 'sessions', 'other-run.jsonl'), '{"secret":"another run"}\n');
+    fs.writeFileSync(path.join(dir, 's', 'notes.txt'), 'not an artifact');
+    assert.ok(existsSync(path.join(dir, 's', 'retention.json')), 'the store kept its manifest');
+    for (const uri of ['executor-artifact://sessions/other-run.jsonl', 'executor-artifact://s/retention.json', 'executor-artifact://s/notes.txt', 'executor-artifact://s/c-tool-result-.txt', 'executor-artifact://s/c-tool-result-x.txt']) {
+      assert.equal(artifacts.resolve(uri), undefined, uri);
+    }
+    assert.equal(artifacts.resolve(ref.uri), ref.path);
+  });
 });

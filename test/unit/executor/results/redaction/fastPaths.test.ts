@@ -20,7 +20,7 @@ const PIECES = [
   'https://hooks.' + 'slack.com/services/', 'https://hooks.slack', 'sk' + '_live_', 'rk' + '_test_', 'pk_' + 'live', '_live_', '_test_',
   'np' + 'm_', 'sk' + '-', 'sk' + '-ant-', 'sk' + '-proj-', 'k-', 'Bea' + 'rer ', 'Bearer', 'Authorization: ',
   '-----BEGIN RSA PRIVATE ' + 'KEY-----\n', '-----END RSA PRIVATE KEY-----', 'BEGIN ', '-----',
-  'https://', 'postgres://', 'user:', '@db.internal', '://', '@',
+  'https://', 'postgres://', 'user:', '@db.internal', '://', '@', 'mailto:', '@sha256:', 'proxyauth=', '%', '+',
   'password', 'PASSWORD', 'Password', 'db_password', 'X_SECRET_TOKEN', 'api_key', 'apiKey', 'aws_secret_access_key', 'AWS_SECRET_KEY',
   'token', 'auth', 'AUTH', 'credential', 'passthrough', 'max_tokens', 'token_type', 'pwd', 'key', 'secret',
   ':', '=', ': ', ' = ', '==', '=>', '::', '!=', '<=', '?:', ':-', '${', '"', "'", ' ', '  ', '\t', '\n', '.', '-', '_', '/', '(', '[',
@@ -137,7 +137,7 @@ describe('redaction fast paths (property)', () => {
 
   it('trying the assignment and URL rules only where startAt says finds what their regexes find tried at every position', () => {
     const startAtRules = BUILTIN_RULES.filter((rule) => rule.startAt !== undefined);
-    assert.deepEqual(startAtRules.map((rule) => rule.name).sort(), ['aws-secret-key', 'password', 'url-credentials']);
+    assert.deepEqual(startAtRules.map((rule) => rule.name).sort(), ['aws-secret-key', 'password', 'url-credentials', 'url-credentials']);
     const fast = compileRules(startAtRules);
     // A trigger every char matches: each rule's regex is tried at every position. An assignment's
     // separator must not be part of an operator (`==`, `=>`, `!=`, `<=`, `>=`, `::`, `?:`): the rules say so in `startAt` only.

@@ -62,6 +62,50 @@ describe('createRedactor', () => {
   });
 });
 
+describe('credentials in user:pass@ and proxyauth= forms, wherever they appear', () => {
+  const redactor = createRedactor();
+  const PASS = 'S3cret-Pa55word';
+  const masked = [
+    `GIT_SSH_COMMAND='ssh -o ProxyCommand="socat - PROXY:proxy.corp:%h:%p,proxyport=3128,proxyauth=alice:${PASS}"'`,
+    `socat - PROXY:proxy:%h:%p,proxyauth=alice:${PASS},proxyport=3128`,
+    `proxyAuth: "alice:${PASS}"`,
+    `curl -x alice:${PASS}@proxy.corp:3128 https://example.com`,
+    `HTTPS_PROXY=alice:${PASS}@10.0.0.1:3128`,
+    `export http_proxy="alice:${PASS}@proxy.corp:8080"`,
+    `all_proxy=socks5h://alice:${PASS}@proxy.corp:1080`,
+    `ssh -o ProxyCommand='corkscrew alice:${PASS}@proxy 8080 %h %p'`,
+    `proxy = (alice:${PASS}@[fe80::1]:3128)`,
+    `user.name:${PASS}@host.example`,
+    `alice:pa:${PASS}@proxy`,
+  ];
+  for (const line of masked) {
+    it(`masks the password in ${line}`, () => {
+      const out = redactor.redact(line);
+      assert.ok(!out.includes(PASS), out);
+      assert.match(out, /\[REDACTED:(url-credentials|password)\]/);
+    });
+  }
+
+  const untouched = [
+    'mail alice@example.com about it',
+    'mailto:alice@example.com',
+    'sip:alice@example.com',
+    'git clone git@github.com:org/repo.git',
+    'FROM node:20@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+    '"lodash": "npm:lodash-es@4.17.21"',
+    '"@scope/x": "npm:@scope/y@^1.0.0"',
+    'at 12:30@home, and 10:00:01@worker-3',
+    'pkg:npm/left-pad@1.3.0',
+    'std::vector@x and a::b@c',
+    'user:@host and :pw@host',
+    'proxyport=3128,proxyhost=proxy.corp',
+    'authorization_mode=basic',
+  ];
+  for (const line of untouched) {
+    it(`leaves ${line} alone`, () => assert.equal(redactor.redact(line), line));
+  }
+});
+
 describe('redaction streams', () => {
   const redactor = createRedactor({ env: { DEPLOY_TOKEN: 'deploy-token-value-0123456789' } });
 
