@@ -61,6 +61,20 @@ describe('pathPatternMatches: what each anchor covers', () => {
     assert.equal(covers('src/gen/', '/w/one/src/generated/a.ts'), false);
   });
 
+  it('a workspace rule that names everything still covers nothing outside the folders', () => {
+    for (const rule of ['/**', './**', '**/*']) {
+      assert.equal(covers(rule, '/w/one/a/b'), true, rule);
+      assert.equal(covers(rule, '/w/three/a/b'), false, rule);
+      assert.equal(covers(rule, '/elsewhere'), false, rule);
+    }
+  });
+
+  it('a class glob covers only the names it matches, at the level it names', () => {
+    assert.equal(covers('./[A-Z]*', '/w/one/Upper/x'), true);
+    assert.equal(covers('./[A-Z]*', '/w/one/lower/x'), false);
+    assert.equal(covers('./[A-Z]*', '/w/one/lower/Upper'), false);
+  });
+
   it('a workspace rule never covers a workspace folder itself', () => {
     for (const rule of ['/**', './**', '**/*']) assert.equal(covers(rule, first), false, rule);
   });

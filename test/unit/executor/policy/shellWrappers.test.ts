@@ -8,6 +8,7 @@ import {
   MAX_NESTED_SHELL_DEPTH,
   splitCommand,
   SPLIT_CACHE_COMMANDS,
+  SPLIT_CACHE_MAX_CHARS,
   type CommandPart,
   type SimpleCommandPart,
 } from '../../../../src/executor/policy/shellSplit';
@@ -46,11 +47,12 @@ describe('splitCommand: shells and eval', () => {
     for (const flags of ['-lc', '-cl', '-ec', '-x -c', '--norc -c', '-e -o pipefail -c']) {
       assert.deepEqual(checked(`bash ${flags} 'rm x'`).slice(1), ['rm x'], flags);
     }
-    assert.deepEqual(checked('X=1 bash -c "rm x"'), ['X=1 bash -c "rm x"', 'rm x'], 'after an assignment');
+    assert.deepEqual(checked('X=1 FOO_2=y bash -c "rm x"'), ['X=1 FOO_2=y bash -c "rm x"', 'rm x'], 'after assignments');
+    assert.deepEqual(checked('X=1'), ['X=1'], 'assignments alone');
   });
 
   it('reads no script where there is none: other shells, other flags, a missing script', () => {
-    for (const command of ['fish -c "rm x"', 'bash -x s.sh', 'bash --c "rm x"', 'bash -c1 x', 'bash -c', 'bashx -c "rm x"', 'python -c "rm x"']) {
+    for (const command of ['fish -c "rm x"', 'bash -x s.sh', 'bash --c "rm x"', 'bash -c1 x', 'bash x-c "rm x"', 'bash -c', 'bashx -c "rm x"', 'python -c "rm x"', './a=b bash -c "rm x"', '9X=1 bash -c "rm x"']) {
       assert.deepEqual(checked(command), [command], command);
     }
   });
@@ -114,6 +116,7 @@ describe('splitCommand: wrappers', () => {
     assert.deepEqual(checked('nice -5 --foo rm x'), ['nice -5 --foo rm x', 'rm x']);
     assert.deepEqual(checked('env -i A=1 B_2=x rm x'), ['env -i A=1 B_2=x rm x', 'rm x']);
     assert.deepEqual(checked('sudo A=1 rm x'), ['sudo A=1 rm x', 'A=1 rm x'], 'an assignment is a command for sudo');
+    assert.deepEqual(checked('env ./a=b rm x'), ['env ./a=b rm x', './a=b rm x'], 'a program whose name holds =');
     for (const duration of ['5', '10', '1.5', '1.25s', '2m', '3h', '1d']) {
       assert.deepEqual(checked(`timeout ${duration} rm x`), [`timeout ${duration} rm x`, 'rm x'], duration);
     }
@@ -141,10 +144,12 @@ describe('splitCommand: redirections', () => {
     assert.deepEqual(checked('> f'), ['write:f'], 'a redirection alone');
     assert.deepEqual(checked('ls > /dev/sda'), ['ls', 'write:/dev/sda'], 'a device that is not a stream');
     assert.deepEqual(checked('ls > $OUT'), ['ls', 'write:$OUT'], 'a target known at run time is still reported');
+    assert.deepEqual(checked('ls > 1'), ['ls', 'write:1'], 'a file named by digits');
+    assert.deepEqual(checked('> out rm x'), ['rm x', 'write:out'], 'a redirection before the command is not one of its words');
   });
 
   it('leaves out descriptors and the standard streams', () => {
-    assert.deepEqual(checked('ls 2>&1 >&2 <&3 3>&2- >&- <&-'), ['ls']);
+    assert.deepEqual(checked('ls 2>&1 >&2 <&3 3>&2- >&- <&- >&10'), ['ls']);
     assert.deepEqual(checked('cat < /dev/tty > /dev/stdout 2> /dev/stderr >> /dev/null'), ['cat']);
     assert.deepEqual(checked('ls > "/dev/null"'), ['ls']);
     assert.deepEqual(checked('ls 2>&12x'), ['ls', 'write:12x'], 'not a descriptor');
@@ -162,6 +167,7 @@ describe('splitCommand: words known only at run time', () => {
   it('an assignment is fixed only with a fixed value and no index', () => {
     assert.deepEqual(literal('A=1 B="two" C=$x D=~/a e[0]=1 rm'), [true, true, false, false, false, true]);
     assert.deepEqual(literal('declare a=1 b=$y'), [true, true, false]);
+    assert.deepEqual(literal('a=(1 2) rm'), [false, true], 'an array');
   });
 });
 
@@ -190,11 +196,21 @@ describe('splitCommand: kept splits', () => {
       for (let index = 0; index < SPLIT_CACHE_COMMANDS - 1; index++) splitCommand(`echo kept-${round}-${index}`);
       assert.equal(splitCommand('npm run build && git status'), kept, `round ${round}`);
     }
+    const exactly = `echo ${'x'.repeat(SPLIT_CACHE_MAX_CHARS - 5)}`;
+    assert.equal(splitCommand(exactly), splitCommand(exactly), 'a command of the longest kept length');
     assert.ok(kept.ok);
     const first = kept.parts[0] as SimpleCommandPart;
     assert.ok(Object.isFrozen(first.words) && Object.isFrozen(first.words[0]));
     assert.throws(() => {
       (first.words[0] as { value: string }).value = 'rm';
     }, TypeError);
+  });
+
+  it(`holds at most ${SPLIT_CACHE_COMMANDS} commands: the one used longest ago goes first`, () => {
+    const oldest = splitCommand('git log --oneline');
+    for (let index = 0; index < SPLIT_CACHE_COMMANDS; index++) splitCommand(`echo full-${index}`);
+    const again = splitCommand('git log --oneline');
+    assert.notEqual(again, oldest);
+    assert.deepEqual(again, oldest);
   });
 });

@@ -124,3 +124,41 @@ describe('createRedactor: user patterns and options', () => {
     assert.equal(createRedactor({ patterns: [{ name: '\x80', pattern: 'T-1' }] }).createStream!().keepsAscii, false);
   });
 });
+
+describe('redaction streams: the edges of what is held back', () => {
+  function pushedEach(redactor: ReturnType<typeof createRedactor>, chunks: readonly string[]): string {
+    const stream = redactor.createStream!();
+    const pieces: string[] = [];
+    for (const chunk of chunks) stream.pushEach!(chunk, (piece) => pieces.push(piece));
+    return pieces.join('') + stream.end();
+  }
+
+  it('a stream that was given nothing ends with nothing', () => {
+    assert.equal(createRedactor().createStream!().end(), '');
+  });
+
+  it('a private key still open when a long chunk arrives is held back whole, and nothing of the chunk is lost', () => {
+    const redactor = createRedactor();
+    const body = `${'B'.repeat(63)}\n`.repeat(300);
+    const rest = `${body}-----END RSA PRIVATE KEY-----\n${'z'.repeat(20_000)}`;
+    assert.ok(rest.length >= 4 * STREAM_HOLDBACK_CHARS, 'a long chunk');
+    for (let before = 9_700; before <= 10_300; before += 100) {
+      const start = `${'x'.repeat(before)}-----BEGIN RSA PRIVATE KEY-----\n`;
+      const out = pushedEach(redactor, [start, rest]);
+      assert.equal(out, redactor.redact(start + rest), `header after ${before} chars`);
+      assert.ok(out.endsWith('z'.repeat(20_000)));
+    }
+  });
+
+  it('never splits a surrogate pair at either end of the high-surrogate range', () => {
+    for (const char of ['\u{10000}', '\u{10FFFF}', '\u{F0000}']) {
+      // Chunks of odd and even lengths, so the hold-back's edge falls inside a pair again and again.
+      const chunks = Array.from({ length: 60 }, (_, index) => char.repeat(1000) + 'ab'.slice(0, 1 + (index % 2)));
+      const stream = createRedactor().createStream!();
+      const pieces = chunks.map((chunk) => stream.push(chunk));
+      pieces.push(stream.end());
+      for (const piece of pieces) assert.equal(Buffer.from(piece, 'utf8').toString('utf8'), piece, JSON.stringify(char));
+      assert.equal(pieces.join(''), chunks.join(''));
+    }
+  });
+});
