@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createRedactor, isSecretEnvName, MIN_ENV_SECRET_CHARS, STREAM_HOLDBACK_CHARS } from '../../../../../src/executor/results/redaction/redactor';
+import { MAX_PEM_CHARS } from '../../../../../src/executor/results/redaction/rules';
 
 function streamed(redactor: ReturnType<typeof createRedactor>, chunks: readonly string[]): string {
   const stream = redactor.createStream!();
@@ -77,8 +78,9 @@ describe('createRedactor: environment values', () => {
   it('in a stream, masks a value longer than the usual hold-back, however it is cut', () => {
     const value = Array.from({ length: 3 * STREAM_HOLDBACK_CHARS }, (_, index) => 'abcdefghijklmnopqrstuvwxyz'[(index * 7) % 26]).join('');
     const redactor = createRedactor({ env: { HUGE_TOKEN: value } });
-    const text = `start ${value} end`;
-    for (const size of [1000, 4096, 10_000]) assert.equal(streamed(redactor, chunked(text, size)), 'start [REDACTED:env] end', `chunks of ${size}`);
+    const before = 'x'.repeat(30_000);
+    const text = `${before}${value} end`;
+    for (const size of [1000, 4096, 10_000]) assert.equal(streamed(redactor, chunked(text, size)), `${before}[REDACTED:env] end`, `chunks of ${size}`);
   });
 });
 
@@ -160,5 +162,38 @@ describe('redaction streams: the edges of what is held back', () => {
       for (const piece of pieces) assert.equal(Buffer.from(piece, 'utf8').toString('utf8'), piece, JSON.stringify(char));
       assert.equal(pieces.join(''), chunks.join(''));
     }
+  });
+});
+
+describe('redaction streams: private keys and memory', () => {
+  const header = '-----BEGIN RSA PRIVATE KEY-----\n';
+  function emittedBeforeEnd(chunks: readonly string[]): { before: string; all: string } {
+    const stream = createRedactor().createStream!();
+    const before = chunks.map((chunk) => stream.push(chunk)).join('');
+    return { before, all: before + stream.end() };
+  }
+
+  it('a closed private key does not hold the stream back: its mask goes out before the stream ends', () => {
+    const key = `${header}${`${'K'.repeat(63)}\n`.repeat(20)}-----END RSA PRIVATE KEY-----\n`;
+    // Just past what a stream holds back anyway (2 × hold-back), and near enough for the key to be looked at.
+    const text = `${key}${'z'.repeat(2 * STREAM_HOLDBACK_CHARS + 100 - key.length)}`;
+    const { before, all } = emittedBeforeEnd(chunked(text, 500));
+    assert.ok(before.startsWith('[REDACTED:private-key]'), before.slice(0, 60));
+    assert.equal(all, createRedactor().redact(text));
+  });
+
+  it('a private key never closed holds the stream back only as far as a key can reach', () => {
+    const text = `${header}${'A'.repeat(MAX_PEM_CHARS + 8 * STREAM_HOLDBACK_CHARS)}`;
+    const { before, all } = emittedBeforeEnd(chunked(text, 1000));
+    assert.ok(before.length > 0 && before.startsWith('[REDACTED:private-key]'), `emitted ${before.length} chars before the end`);
+    assert.equal(all, createRedactor().redact(text));
+  });
+
+  it('starts afresh after it ended', () => {
+    const stream = createRedactor().createStream!();
+    assert.equal(stream.push('first run'), '');
+    assert.equal(stream.end(), 'first run');
+    assert.equal(stream.push('second'), '');
+    assert.equal(stream.end(), 'second');
   });
 });
