@@ -83,6 +83,8 @@ describe('pathPatternMatches: what each anchor covers', () => {
     assert.equal(covers('docs/**', '/w/one/docs/.secret'), true);
     assert.equal(covers('//etc/**', '/etc/.pwd.lock'), true);
     assert.equal(covers('*', '/w/one/.env'), true);
+    assert.equal(covers('*.key', '/w/one/a/.hidden.key'), true);
+    assert.equal(covers('docs/*.md', '/w/one/docs/.draft.md'), true);
   });
 
   it('a bare name covers a file or folder of that name at any depth, not a name that contains it', () => {

@@ -190,6 +190,7 @@ describe('matchCommand: word by word', () => {
       assert.equal(matchCommand(rm, all, false), 'no', `${assignment} counts for an allow rule`);
     }
     assert.equal(matchCommand(rm, [word('A=1'), word('B=2'), word('rm')], true), 'yes', 'several');
+    assert.equal(matchCommand(rm, [word('A=1'), word('B=2')], true), 'no', 'assignments alone run no command');
     for (const notAssignment of ['9X=1', '-X=1', 'a-b=1', '=1', 'X', 'a[0=1', 'X-=1', 'a]=1']) {
       assert.equal(matchCommand(rm, [word(notAssignment), word('rm')], true), 'no', notAssignment);
     }

@@ -145,6 +145,8 @@ describe('splitCommand: redirections', () => {
     assert.deepEqual(checked('ls > /dev/sda'), ['ls', 'write:/dev/sda'], 'a device that is not a stream');
     assert.deepEqual(checked('ls > $OUT'), ['ls', 'write:$OUT'], 'a target known at run time is still reported');
     assert.deepEqual(checked('ls > 1'), ['ls', 'write:1'], 'a file named by digits');
+    assert.deepEqual(checked('ls >&out1'), ['ls', 'write:out1'], 'a file whose name ends in digits');
+    assert.deepEqual(split('ls > f').map((part) => part.kind), ['command', 'redirect']);
     assert.deepEqual(checked('> out rm x'), ['rm x', 'write:out'], 'a redirection before the command is not one of its words');
   });
 
@@ -168,6 +170,7 @@ describe('splitCommand: words known only at run time', () => {
     assert.deepEqual(literal('A=1 B="two" C=$x D=~/a e[0]=1 rm'), [true, true, false, false, false, true]);
     assert.deepEqual(literal('declare a=1 b=$y'), [true, true, false]);
     assert.deepEqual(literal('a=(1 2) rm'), [false, true], 'an array');
+    assert.deepEqual(literal('echo ~/"x" ~"x" "a"~b a"~"'), [true, false, false, true, true], 'a ~ counts only unquoted at the start');
   });
 });
 
