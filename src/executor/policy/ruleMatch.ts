@@ -143,6 +143,9 @@ function matchWords(pattern: WordPattern, words: readonly CommandWord[], mayBe: 
   // The words known before the first run-time one: could the rest make it match?
   const known = words.findIndex((word) => !word.literal && !isTildeWord(word));
   if (known < 0) return 'no';
+  // Run-time words may expand to nothing (`git status $X` is `git status` when X is empty).
+  const mayVanish = known > 0 && words.slice(known).every((word) => !word.literal && !isTildeWord(word));
+  if (mayVanish && matchTokens(pattern, commandInput(words.slice(0, known))).full) return 'maybe';
   const prefix = commandInput(words.slice(0, known)) + (known > 0 ? WORD_BOUNDARY : '');
   return matchTokens(pattern, prefix).viable ? 'maybe' : 'no';
 }

@@ -37,7 +37,7 @@ const OPTIONS_WITH_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
   doas: new Set(['-u', '-C']),
   timeout: new Set(['-s', '-k', '--signal', '--kill-after']),
   nice: new Set(['-n', '--adjustment']),
-  env: new Set(['-u', '-C', '-S', '--unset', '--chdir', '--split-string']),
+  env: new Set(['-u', '-C', '--unset', '--chdir']),
   stdbuf: new Set(['-i', '-o', '-e']),
   xargs: new Set(['-n', '-I', '-L', '-P', '-d', '-E', '-s', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file']),
 };
@@ -240,6 +240,15 @@ function addWrapped(words: readonly CommandWord[], depth: number, parts: Command
     if (args.length > 0) collectScript(args.map((word) => word.value).join(' '), depth + 1, parts, state);
     return;
   }
+  if (program === 'env') {
+    const split = envSplitString(args);
+    if (split) {
+      if (!split.script.literal) throw new Unsplittable(`the command line given to env -S is built at run time: ${split.script.text}`);
+      // env runs the string's words, then the words after it; read as a shell line, which is stricter.
+      collectScript([split.value, ...args.slice(split.rest).map((word) => word.text)].join(' '), depth + 1, parts, state);
+      return;
+    }
+  }
   if (!WRAPPERS.has(program)) return;
   const takesValue = OPTIONS_WITH_VALUES[program] ?? new Set<string>();
   let index = 0;
@@ -261,6 +270,24 @@ function addWrapped(words: readonly CommandWord[], depth: number, parts: Command
     const words = args.slice(start);
     parts.push({ kind: 'command', words, text: words.map((word) => word.text).join(' '), denyOnly: true });
   }
+}
+
+/** `env -S LINE`, `-SLINE`, `-iS LINE`, `--split-string[=]LINE`: the command line env splits and runs, and where its arguments start. */
+function envSplitString(args: readonly CommandWord[]): { script: CommandWord; value: string; rest: number } | undefined {
+  const takesValue = OPTIONS_WITH_VALUES.env!;
+  for (let index = 0; index < args.length; index += 1) {
+    const word = args[index]!;
+    const value = word.value;
+    if (value === '--split-string' || /^-[A-Za-z]*S$/.test(value)) {
+      const script = args[index + 1];
+      return script ? { script, value: script.value, rest: index + 2 } : undefined;
+    }
+    const glued = /^(?:--split-string=|-[A-Za-z]*S)(.+)$/s.exec(value);
+    if (glued) return { script: word, value: glued[1]!, rest: index + 1 };
+    if (takesValue.has(value)) index += 1;
+    else if (!value.startsWith('-') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(value)) return undefined;
+  }
+  return undefined;
 }
 
 function addRedirect(node: Unbash.Redirect, parts: CommandPart[], bindings: Bindings): void {

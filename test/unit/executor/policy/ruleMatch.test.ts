@@ -119,7 +119,7 @@ describe('ruleMatches: does a rule that applies cover the part', () => {
   it('a command that cannot be split might meet a deny or ask rule on words, never an allow rule', () => {
     assert.equal(ruleMatches(rule('Bash(rm:*)'), opaque, [ws], false), 'maybe');
     assert.equal(ruleMatches(rule('Bash(rm:*)', 'allow'), opaque, [ws], true), 'no');
-    assert.equal(ruleMatches(rule('Edit(src/**)'), opaque, [ws], false), 'no', 'a path rule says nothing of it');
+    assert.equal(ruleMatches(rule('WebFetch(domain:example.com)'), opaque, [ws], false), 'no', 'a domain rule says nothing of it');
   });
 
   it('an allow rule must cover every real location; a deny covers the path if it names any of them or the name as written', () => {
@@ -167,19 +167,24 @@ describe('matchCommand: word by word', () => {
     assert.equal(matchCommand(prefix, [], false), 'no');
   });
 
-  it('an exact rule covers exactly its words; extra words known only at run time might be anything', () => {
+  it('an exact rule covers exactly its words; for a deny, extra words known only at run time might be anything or nothing', () => {
     assert.equal(matchCommand(exact, words('git', 'status'), false), 'yes');
     assert.equal(matchCommand(exact, words('git', 'status', '--short'), false), 'no');
-    assert.equal(matchCommand(exact, words('git', 'status', '$X'), false), 'maybe');
-    assert.equal(matchCommand(exact, words('git', 'status', '$X', '--short'), false), 'no', 'a literal extra word rules it out');
+    assert.equal(matchCommand(exact, words('git', 'status', '--short'), true), 'no');
+    assert.equal(matchCommand(exact, words('git', 'status', '$X'), true), 'maybe', 'X may be empty');
+    assert.equal(matchCommand(exact, words('git', 'status', '$X'), false), 'no', 'an allow rule never allows what it cannot see');
+    assert.equal(matchCommand(exact, words('git', 'status', '$X', '--short'), true), 'no', 'a literal extra word rules it out');
   });
 
-  it('a word known only at run time where the rule compares makes the answer maybe, unless a literal word already differs', () => {
-    assert.equal(matchCommand(prefix, words('git', '$CMD'), false), 'maybe');
-    assert.equal(matchCommand(prefix, words('$GIT', 'push', 'x'), false), 'maybe');
-    assert.equal(matchCommand(prefix, words('$GIT'), false), 'maybe', 'too short, but the variable may hold both words');
-    assert.equal(matchCommand(prefix, words('$GIT', 'pull'), false), 'no');
-    assert.equal(matchCommand(exact, words('git', '$X', '--short'), false), 'maybe');
+  it('for a deny, a word known only at run time where the rule compares makes the answer maybe; an allow needs the words as written', () => {
+    assert.equal(matchCommand(prefix, words('git', '$CMD'), true), 'maybe');
+    assert.equal(matchCommand(prefix, words('$GIT', 'push', 'x'), true), 'maybe');
+    assert.equal(matchCommand(prefix, words('$GIT'), true), 'maybe', 'too short, but the variable may hold both words');
+    assert.equal(matchCommand(prefix, words('$GIT', 'pull'), true), 'maybe', 'the variable may hold `git push`, then pull is an argument');
+    assert.equal(matchCommand(prefix, words('git', 'pull', '$X'), true), 'no', 'a literal word already differs');
+    for (const command of [words('git', '$CMD'), words('$GIT', 'push', 'x'), words('$GIT')]) {
+      assert.equal(matchCommand(prefix, command, false), 'no', command.map((word) => word.text).join(' '));
+    }
   });
 
   it('skips leading assignments of every shell form, and only them, when asked to', () => {

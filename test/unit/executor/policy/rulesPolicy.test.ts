@@ -91,7 +91,7 @@ describe('RulesPolicy', () => {
 
     it('a deny rule catches a part anywhere, behind wrappers, and asks when words are only known at run time', async () => {
       const policy = new RulesPolicy({ mode: 'bypass', user: { deny: ['Bash(rm:*)'] } });
-      for (const command of ['ls; rm x', 'echo $(rm x)', 'sudo rm x', 'env A=1 rm x', 'bash -c "rm x"', 'X=1 rm x', 'timeout 5 rm x', 'sudo -E -u me rm x']) {
+      for (const command of ['ls; rm x', "env -S 'rm x'", 'env --split-string="rm -rf x"', 'echo $(rm x)', 'sudo rm x', 'env A=1 rm x', 'bash -c "rm x"', 'X=1 rm x', 'timeout 5 rm x', 'sudo -E -u me rm x']) {
         assert.equal((await decide(policy, box, BashTool, { command })).behavior, 'deny', command);
       }
       assert.equal((await decide(policy, box, BashTool, { command: '$CMD x' })).behavior, 'ask');

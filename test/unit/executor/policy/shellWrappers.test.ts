@@ -112,6 +112,16 @@ describe('splitCommand: wrappers', () => {
     }
   });
 
+  it('reads env -S and --split-string as the command line env runs, in every spelling', () => {
+    for (const command of ["env -S 'rm -rf /'", "env --split-string 'rm -rf /'", "env --split-string='rm -rf /'", "env -S'rm -rf /'", "env -iS 'rm -rf /'", "env -u HOME -S 'rm -rf /'", "env A=1 -S 'rm -rf'"]) {
+      assert.ok(checked(command).some((part) => part.startsWith('rm -rf')), `${command}: ${JSON.stringify(checked(command))}`);
+    }
+    assert.ok(checked("env -S 'rm -rf' /").includes('rm -rf /'), 'the words after the string are the command\'s arguments');
+    assert.ok(checked("env -S 'ls && rm x'").includes('rm x'), 'an operator in the string is read as one, the stricter reading');
+    assert.match(refused('env -S "$CMD"'), /run time/);
+    assert.deepEqual(checked('env -u S rm x'), ['env -u S rm x', 'rm x'], 'S as the value of -u is no -S');
+  });
+
   it('skips a wrapper\'s flags, env\'s assignments and timeout\'s duration, and nothing else', () => {
     assert.deepEqual(checked('nice -5 --foo rm x'), ['nice -5 --foo rm x', 'rm x']);
     assert.deepEqual(checked('env -i A=1 B_2=x rm x'), ['env -i A=1 B_2=x rm x', 'rm x']);
