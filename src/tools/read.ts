@@ -91,7 +91,7 @@ async function readFile(input: ReadInput, ctx: ToolContext, localFiles: LocalFil
   const real = resolved.fromArtifact ? await realLocation(file) : await judgedLocation(pathOf(input), ctx);
   if (real === undefined) return failure(`cannot read ${file}: the permission check found no file at this path`);
   // Synchronously where both are on local file systems (src/executor/localMounts.ts): a local disk answers
-  // in microseconds, where each thread-pool round trip costs a 2-core machine tens of them (issue 13).
+  // in microseconds, where each thread-pool round trip costs a 2-core machine tens of them.
   const sync = !imageMimeType(file) && localFiles.isLocal(file) && localFiles.isLocal(real);
   let fd: number;
   try {
@@ -276,7 +276,7 @@ function readSmallSync(fd: number, size: number): Buffer {
   return bytes.subarray(0, readSync(fd, bytes, 0, size, 0));
 }
 
-/** `readSmallSync` through the callback API, whose calls cost less than the promise API's (issue 13). */
+/** `readSmallSync` through the callback API, whose calls cost less than the promise API's. */
 function readSmall(fd: number, size: number, position = 0): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const buffer = Buffer.allocUnsafe(size);

@@ -126,7 +126,7 @@ function insideFolders(file: string, folders: readonly string[]): boolean {
   return owningFolder(file, folders) !== undefined;
 }
 
-/** Skipped folders anywhere on the path, and skipped file kinds (W's lists), also for event paths; git's control files are never skipped. */
+/** Skipped folders anywhere on the path, and skipped file kinds (the spec's snapshot lists), also for event paths; git's control files are never skipped. */
 function isIgnoredPath(file: string, folders: readonly string[]): boolean {
   const folder = owningFolder(file, folders)!;
   const parts = path.relative(folder, file).split(path.sep);

@@ -13,11 +13,11 @@ import { recordGitControlFiles } from './gitControl';
 export const SNAPSHOT_MAX_DEPTH = 4;
 /** W: the walk records at most this many files. */
 export const SNAPSHOT_MAX_FILES = 500;
-/** W skips `.git` (but for the files git runs or follows: gitControl.ts), `node_modules`, `.venv` "and kin"; these are the kin. */
+/** The snapshot skips `.git` (but for the files git runs or follows: gitControl.ts), `node_modules`, `.venv` "and kin"; these are the kin. */
 export const SNAPSHOT_SKIP_DIRS: ReadonlySet<string> = new Set([
   '.git', '.hg', '.svn', 'node_modules', '.venv', 'venv', '__pycache__', '.tox', '.mypy_cache', '.pytest_cache',
 ]);
-/** W skips these file kinds. */
+/** The snapshot skips these file kinds. */
 export const SNAPSHOT_SKIP_SUFFIXES: readonly string[] = ['.pyc', '.swp', '.tmp'];
 /**
  * The walk reads synchronously (a 500-file walk: about 2.5 ms, against 10 ms awaiting each read in
