@@ -2,6 +2,7 @@
 // rule such as `Bash(cat:*)` allows the program, not every file: an argument that names a secret file,
 // the home folder (`~`, `$HOME`) or a path outside the workspace is checked like a Read of that path, and
 // an argument only known at run time (a variable, a glob, a substitution) may name any file, so it asks.
+// echo and printf open no argument.
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IgnoredPaths } from '../ports/ignoredPaths';
@@ -17,6 +18,8 @@ const CHANGES_DIRECTORY: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd']);
 /** `~`, `~/x`, `$HOME`, `${HOME}/x`, `"$HOME"/x`: the home folder, then the rest of the word. */
 const HOME_REFERENCE = /^(?:~(?=\/|$)|"?\$(?:HOME\b|\{HOME\}))(.*)$/;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** Builtins that print their arguments and open none; a command reading their output as a name checks it itself. */
+const OPENS_NO_ARGUMENT: ReadonlySet<string> = new Set(['echo', 'printf']);
 
 /**
  * The checks the arguments of one simple command add. `cwd` is where the shell starts; `movesAround`
@@ -31,6 +34,7 @@ export async function argumentChecks(part: SimpleCommandPart, cwd: string, moves
   while (start < words.length && ASSIGNMENT.test(words[start]!.text)) start += 1;
   const name = words[start];
   if (!name) return [];
+  if (name.literal && OPENS_NO_ARGUMENT.has(name.value)) return [];
   const args = words.slice(start + 1);
   const checks: Check[] = [];
   if (name.literal && CHANGES_DIRECTORY.has(name.value) && (args.length === 0 || args.every((arg) => arg.value === '-' || arg.value.startsWith('-') || arg.value.startsWith('+')))) {

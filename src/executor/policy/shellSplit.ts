@@ -41,6 +41,10 @@ const OPTIONS_WITH_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
   stdbuf: new Set(['-i', '-o', '-e']),
   xargs: new Set(['-n', '-I', '-L', '-P', '-d', '-E', '-s', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file']),
 };
+/** `${var@P}`: bash expands the value as a prompt, command substitutions in it included. */
+const PROMPT_EXPANSION = /\$\{[^}]*@P\}/;
+/** Each `$((…))` in a word's source, to be read as plain arithmetic or not judged. */
+const ARITHMETIC_EXPANSION = /\$\(\(.*?\)\)/gs;
 /** Redirection targets that are not files. */
 const NOT_FILES: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
 
@@ -213,6 +217,10 @@ function addCommand(node: Unbash.Command, depth: number, parts: CommandPart[], s
     else if (suffix.type === 'Assignment') words.push({ value: suffix.text, literal: isLiteralAssignment(suffix), text: suffix.text });
   }
   if (words.length === 0) return;
+  const prompt = words.find((word) => PROMPT_EXPANSION.test(word.text));
+  if (prompt) state.unjudgeable ??= `${prompt.text} expands a prompt string, which runs the commands the variable holds`;
+  const arithmetic = words.find((word) => [...word.text.matchAll(ARITHMETIC_EXPANSION)].some((match) => !PLAIN_ARITHMETIC.test(match[0])));
+  if (arithmetic) state.unjudgeable ??= `${arithmetic.text} is not plain arithmetic, and bash may run it as a command`;
   parts.push({ kind: 'command', words, text: words.map((word) => word.text).join(' ') });
   addWrapped(words, depth, parts, state);
 }
@@ -349,8 +357,10 @@ function partValues(part: Unbash.WordPart | Unbash.DoubleQuotedChild, index: num
       // Only numbers and operators: bash runs `$(( cmd ))` that is not arithmetic as a command.
       return PLAIN_ARITHMETIC.test(part.text) ? ['0'] : undefined;
     case 'CommandExpansion':
+      // Its commands are parts of their own, but what they print may name any file (`cat $(ls -a)`).
+      return undefined;
     case 'ProcessSubstitution':
-      // Its commands are parts of their own; the output of an allowed one stands for no file here.
+      // Its commands are parts of their own; the word is a pipe's path, no file of the workspace.
       return [''];
     case 'SimpleExpansion':
     case 'ParameterExpansion': {
@@ -365,13 +375,31 @@ function partValues(part: Unbash.WordPart | Unbash.DoubleQuotedChild, index: num
   }
 }
 
-/** `{a,b}` with plain items, `{1..9}`, `{a..e}`; undefined otherwise. */
+/** `{a,b}` with plain items, `{1..9}`, `{a..e}`, every value spelled out; undefined otherwise. */
 function braceValues(text: string): string[] | undefined {
   const range = /^\{(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])\}$/.exec(text);
-  if (range) return /\d/.test(range[1]!) ? ['0'] : ['a'];
+  if (range) return rangeValues(range[1]!, range[2]!);
   const list = /^\{([A-Za-z0-9_.,\/@%+=:-]*)\}$/.exec(text);
   if (!list || !list[1]!.includes(',')) return undefined;
   return list[1]!.split(',');
+}
+
+/** The values of a brace range as bash makes them (zero-padded numbers, letters by char code); undefined past the word limit. */
+function rangeValues(from: string, to: string): string[] | undefined {
+  const numeric = /\d/.test(from);
+  if (numeric !== /\d/.test(to)) return undefined;
+  const first = numeric ? Number(from) : from.charCodeAt(0);
+  const last = numeric ? Number(to) : to.charCodeAt(0);
+  if (Math.abs(last - first) + 1 > MAX_WORD_ALTERNATIVES) return undefined;
+  const padded = numeric && [from, to].some((end) => /^-?0\d/.test(end));
+  const width = Math.max(from.replace('-', '').length, to.replace('-', '').length);
+  const values: string[] = [];
+  for (let value = first; ; value += last >= first ? 1 : -1) {
+    if (!numeric) values.push(String.fromCharCode(value));
+    else values.push(padded ? `${value < 0 ? '-' : ''}${String(Math.abs(value)).padStart(width, '0')}` : String(value));
+    if (value === last) break;
+  }
+  return values;
 }
 
 /** A word whose value is fixed before the shell runs: no expansion, no glob, no unquoted leading `~`. */

@@ -46,6 +46,9 @@ askedCommand('shell-cat-outside', 'Bash(cat:*) allowed; `cat /etc/hostname`', 'c
 askedCommand('shell-cat-dotdot', 'Bash(cat:*) allowed; `cat ../settings.json`', 'cat ../settings.json');
 askedCommand('shell-cat-glob', 'Bash(cat:*) allowed; `cat *` (the glob reaches .env)', 'cat *');
 askedCommand('shell-cat-substitution', 'Bash(cat:*) allowed; `cat "$(echo .env)"`', 'cat "$(echo .env)"');
+askedCommand('shell-cat-listing', 'Bash(cat:*) and Bash(ls:*) allowed; `cat $(ls -a)` (the listing names .env)', 'cat $(ls -a)');
+askedCommand('shell-cat-backticks', 'Bash(cat:*) and Bash(ls:*) allowed; `cat `ls -A``', 'cat `ls -A`');
+askedCommand('shell-cat-brace-range', 'Bash(cat:*) allowed; `cat .en{u..w}` (the range spells .env)', 'cat .en{u..w}');
 askedCommand('shell-cd-out', 'Bash(cd:*) and Bash(cat:*) allowed; `cd .. && cat settings.json`', 'cd .. && cat settings.json');
 askedCommand('shell-cd-home', 'Bash(cd:*) allowed; `cd && ls`', 'cd && ls');
 askedCommand('shell-option-value', 'Bash(grep:*) allowed; `grep --file=/etc/passwd x notes.txt`', 'grep --file=/etc/passwd x notes.txt');
