@@ -9,14 +9,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { after, afterEach, beforeEach, describe, it } from 'node:test';
 import type { ApprovalRequest } from '../../../src/executor/ports/approvalClient';
 import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
 import { createNodeSnapshotter, type NodeWorkspaceSnapshotter } from '../../../src/node/snapshot/nodeSnapshotter';
 import { ProcessSupervisor } from '../../../src/tools/processTree';
-import { BashSandbox } from '../../../src/tools/sandbox/bashSandbox';
 import { repositoryPaths } from '../../../src/tools/sandbox/gitPaths';
-import { CAN_SANDBOX } from './canSandbox';
+import { CAN_SANDBOX, sandboxPerSuite } from './canSandbox';
 import { makeWorkspace, type Workspace } from './helpers';
 
 const HAS_GIT = spawnSync('git', ['--version']).status === 0;
@@ -75,37 +74,28 @@ function prepare(ws: string, start: Vector['start']): void {
 describe('git files, through the sandboxed Bash', { skip: !CAN_SANDBOX || !HAS_GIT ? 'needs git, and Linux with bubblewrap and socat (scripts/setup.sh)' : false }, () => {
   let ws: Workspace;
   let supervisor: ProcessSupervisor;
-  let sandbox: BashSandbox;
-  let home: string;
-  before(() => {
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-home-'));
-    sandbox = new BashSandbox({ home });
-  });
-  after(async () => {
-    await sandbox.dispose();
-    fs.rmSync(home, { recursive: true, force: true });
-  });
+  const suite = sandboxPerSuite();
   beforeEach(() => {
     supervisor = new ProcessSupervisor();
     // Every approval answered yes: only the sandbox stands between the command and the file.
     const permissionPolicy = new RulesPolicy();
-    permissionPolicy.sandboxed = (request) => sandbox.autoAllows(request);
-    ws = makeWorkspace({ tools: { supervisor, sandbox }, executor: { permissionPolicy, approvalClient: ALLOW_ALL } });
+    permissionPolicy.sandboxed = (request) => suite.sandbox.autoAllows(request);
+    ws = makeWorkspace({ tools: { supervisor, sandbox: suite.sandbox }, executor: { permissionPolicy, approvalClient: ALLOW_ALL } });
   });
   afterEach(async () => {
     await supervisor.dispose();
     await ws.dispose();
   });
   const configure = async (ignoreFiles?: readonly string[]) => {
-    await sandbox.configure({ enabled: true, autoAllowBashIfSandboxed: true, excludedCommands: [], allowedDomains: [] }, { folders: [ws.dir], webFetchDomains: [], ...(ignoreFiles ? { ignoreFiles } : {}) });
-    assert.equal(sandbox.state, 'ready', sandbox.unavailableReason);
+    await suite.sandbox.configure({ enabled: true, autoAllowBashIfSandboxed: true, excludedCommands: [], allowedDomains: [] }, { folders: [ws.dir], webFetchDomains: [], ...(ignoreFiles ? { ignoreFiles } : {}) });
+    assert.equal(suite.sandbox.state, 'ready', suite.sandbox.unavailableReason);
   };
 
   for (const vector of VECTORS) {
     it(`refuses ${vector.name}: the host's git status runs nothing`, async () => {
       prepare(ws.dir, vector.start);
       await configure();
-      const marker = path.join(home, `PWNED-${Math.random().toString(36).slice(2)}`);
+      const marker = path.join(suite.home, `PWNED-${Math.random().toString(36).slice(2)}`);
       const result = await ws.run('Bash', { command: vector.command(marker, ws.dir) });
       hostGitStatus(ws.dir);
       assert.equal(fs.existsSync(marker), false, `the payload ran on the host after: ${result.modelContent}`);
@@ -119,7 +109,7 @@ describe('git files, through the sandboxed Bash', { skip: !CAN_SANDBOX || !HAS_G
     ws.write('.gitmodules', '[submodule "lib"]\n\tpath = libs/lib\n\turl = ./nowhere\n');
     ws.write('libs/lib/.git', 'gitdir: ../../.git/modules/lib\n');
     await configure();
-    const marker = path.join(home, `PWNED-${Math.random().toString(36).slice(2)}`);
+    const marker = path.join(suite.home, `PWNED-${Math.random().toString(36).slice(2)}`);
     const result = await ws.run('Bash', { command: `${evilRepository('evil', marker)}; echo "gitdir: $PWD/evil" > libs/lib/.git` });
     hostGitStatus(ws.dir);
     hostGitStatus(ws.file('libs/lib'));
@@ -132,7 +122,7 @@ describe('git files, through the sandboxed Bash', { skip: !CAN_SANDBOX || !HAS_G
     git(ws.dir, 'config', 'include.path', '../team.gitconfig');
     ws.write('team.gitconfig', '[user]\n\tname = team\n');
     await configure();
-    const marker = path.join(home, `PWNED-${Math.random().toString(36).slice(2)}`);
+    const marker = path.join(suite.home, `PWNED-${Math.random().toString(36).slice(2)}`);
     const result = await ws.run('Bash', { command: `printf '${payloadConfig(marker).replaceAll('\n', '\\n').replaceAll('\t', '\\t')}' > team.gitconfig` });
     hostGitStatus(ws.dir);
     assert.equal(fs.existsSync(marker), false, `the payload ran on the host after: ${result.modelContent}`);

@@ -4,15 +4,14 @@
 // workspace.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import { isAlive, ProcessSupervisor } from '../../../src/tools/processTree';
 import type { PermissionRequest } from '../../../src/executor/ports/permissionPolicy';
 import { BashSandbox } from '../../../src/tools/sandbox/bashSandbox';
 import { makeWorkspace, type Workspace } from './helpers';
 import { countProcesses, livingProcesses, uniqueSleep, until } from './processes';
-import { CAN_SANDBOX } from './canSandbox';
+import { CAN_SANDBOX, sandboxPerSuite } from './canSandbox';
 
 /** This process's children that run the sandbox runtime's script. */
 const runtimeProcesses = () => livingProcesses((cmdline, parent) => parent === process.pid && cmdline.includes('runtimeHost.js'));
@@ -21,25 +20,16 @@ const runtimeProcesses = () => livingProcesses((cmdline, parent) => parent === p
 describe('Bash in the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs Linux with bubblewrap and socat (scripts/setup.sh)' }, () => {
   let ws: Workspace;
   let supervisor: ProcessSupervisor;
-  let sandbox: BashSandbox;
-  let home: string;
-  before(() => {
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-home-'));
-    sandbox = new BashSandbox({ home });
-  });
-  after(async () => {
-    await sandbox.dispose();
-    fs.rmSync(home, { recursive: true, force: true });
-  });
+  const suite = sandboxPerSuite();
   beforeEach(async () => {
     supervisor = new ProcessSupervisor();
     // Approvals answered yes (writes to protected names always ask): only the sandbox stands in the way.
     ws = makeWorkspace({
-      tools: { supervisor, sandbox, env: { ...process.env, GITHUB_TOKEN: 'ghp_notarealtokenbutlooksone000000000000' } },
+      tools: { supervisor, sandbox: suite.sandbox, env: { ...process.env, GITHUB_TOKEN: 'ghp_notarealtokenbutlooksone000000000000' } },
       executor: { approvalClient: { requestApproval: async () => ({ kind: 'allowOnce' }) } },
     });
-    await sandbox.configure({ enabled: true, autoAllowBashIfSandboxed: true, excludedCommands: [], allowedDomains: [] }, { folders: [ws.dir], webFetchDomains: [] });
-    assert.equal(sandbox.state, 'ready', sandbox.unavailableReason);
+    await suite.sandbox.configure({ enabled: true, autoAllowBashIfSandboxed: true, excludedCommands: [], allowedDomains: [] }, { folders: [ws.dir], webFetchDomains: [] });
+    assert.equal(suite.sandbox.state, 'ready', suite.sandbox.unavailableReason);
   });
   afterEach(async () => {
     await supervisor.dispose();
@@ -47,7 +37,7 @@ describe('Bash in the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs Linux wi
   });
 
   it('runs in the workspace, writes there and nowhere else', async () => {
-    const outside = path.join(home, 'outside.txt');
+    const outside = path.join(suite.home, 'outside.txt');
     const result = await ws.run('Bash', { command: `pwd; echo in > in.txt; echo out > ${outside}; echo "token=[$GITHUB_TOKEN]"; mktemp >/dev/null && echo tmp-ok` });
     assert.match(result.modelContent, /tmp-ok/, 'TMPDIR is writable');
     assert.doesNotMatch(result.modelContent, /left running/, "the runtime's helpers are not reported as the command's leftovers");
@@ -102,7 +92,7 @@ describe('Bash in the OS sandbox', { skip: CAN_SANDBOX ? false : 'needs Linux wi
 
   it("runs the runtime in its own process; when that process dies, its bridges go with it, commands ask, and it starts again", async () => {
     const told: string[] = [];
-    const own = new BashSandbox({ home, onUnavailable: (message) => told.push(message) });
+    const own = new BashSandbox({ home: suite.home, onUnavailable: (message) => told.push(message) });
     try {
       const before = runtimeProcesses();
       await own.configure({ enabled: true, autoAllowBashIfSandboxed: true, excludedCommands: [], allowedDomains: [] }, { folders: [ws.dir], webFetchDomains: [] });
