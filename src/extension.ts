@@ -2,12 +2,12 @@
 // content providers, and returns the extension's API.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { ToolExecutor } from './executor/executor';
-import type { IgnoredPaths } from './executor/ports/workspace/ignoredPaths';
-import type { Redactor } from './executor/ports/redactor';
-import { ToolRegistry } from './executor/contract/registry';
+import { ToolExecutor } from './executor';
+import type { IgnoredPaths } from './executor';
+import type { Redactor } from './executor';
+import { ToolRegistry } from './executor';
 import { ARTIFACT_SCHEME } from './executor/results/artifactLayout';
-import { createRedactor } from './executor/results/redaction/patternRedactor';
+import { createRedactor } from './executor';
 import { NodeArtifactStore } from './node/artifacts/nodeArtifactStore';
 import { NodeWorkspaceSnapshotter } from './node/snapshot/nodeSnapshotter';
 import { startThreadClock } from './node/runtime/threadCpu';

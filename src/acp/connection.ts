@@ -8,9 +8,9 @@
 //   5. its `session/update` notifications go to whoever listens (the chat reply), in arrival order.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
-import type { ToolExecutor } from '../executor/executor';
-import type { ApprovalClient } from '../executor/ports/approvalClient';
-import type { PermissionPolicy } from '../executor/ports/permissionPolicy';
+import type { ToolExecutor } from '../executor';
+import type { ApprovalClient } from '../executor';
+import type { PermissionPolicy } from '../executor';
 import type { CallRunner, TurnHost } from './calls';
 import { readTextFile, writeTextFile } from './files';
 import { GrantedApprovals, Grants } from './grants';
@@ -18,7 +18,7 @@ import { AcpErrorCodes, fail, type Outcome } from './outcome';
 import { requestPermission } from './permissions';
 import { loadAcp, type Acp, type AcpModule } from './sdk';
 import { Terminals } from './terminals';
-import { formatBytes } from '../executor/format/text';
+import { formatBytes } from '../executor';
 
 /** How long a closing agent gets after its stdin ends before it is killed. Ours. */
 export const AGENT_CLOSE_GRACE_MS = 2000;

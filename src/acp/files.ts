@@ -3,11 +3,11 @@
 // numbers and the note are taken off what Read returned (after redaction: a secret never leaves).
 import { fstat, read } from 'node:fs';
 import { promisify } from 'node:util';
-import { realLocation } from '../executor/policy/path/judgePath';
+import { realLocation } from '../executor';
 import { closeQuietly, openForRead } from '../tools/fileAccess/judgedFile';
 import { isAbsolute } from 'node:path';
 import type { Acp } from './sdk';
-import type { ToolCallResult } from '../executor/contract/result';
+import type { ToolCallResult } from '../executor';
 import { runCall, type CallRunner } from './calls';
 import { AcpErrorCodes, fail, ok, type Outcome } from './outcome';
 

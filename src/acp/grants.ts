@@ -3,7 +3,7 @@
 // A grant answers one approval of the same kind of operation on the same target in the same session, once:
 // a delete or a move the user allowed is no write (the agent does those itself; no request of ours does).
 // Our rules still come first: a deny rule refuses the call before any approval is asked for.
-import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../executor/ports/approvalClient';
+import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../executor';
 import type { OurCall } from './permissions';
 import type { Acp } from './sdk';
 

@@ -9,9 +9,9 @@
 //      would not ask again and our rules would not know;
 //   5. a cancelled session or request answers `cancelled`, as ACP asks.
 import type { Acp } from './sdk';
-import type { ToolExecutor } from '../executor/executor';
-import type { ApprovalAnswer, ApprovalClient } from '../executor/ports/approvalClient';
-import type { PermissionPolicy } from '../executor/ports/permissionPolicy';
+import type { ToolExecutor } from '../executor';
+import type { ApprovalAnswer, ApprovalClient } from '../executor';
+import type { PermissionPolicy } from '../executor';
 import { isOwnOperation } from './grants';
 
 export interface PermissionHost {

@@ -10,8 +10,8 @@
 //   release       kill if still running, then forget the terminal
 // Every terminal of a session is killed when the session is cancelled or the connection closes.
 import type { Acp } from './sdk';
-import type { FollowedOutput, TaskExit } from '../executor/turn/backgroundTasks';
-import { TailBuffer } from '../executor/results/stream/tailBuffer';
+import type { FollowedOutput, TaskExit } from '../executor';
+import { TailBuffer } from '../executor';
 import { runCall, type CallRunner } from './calls';
 import { failureOf } from './files';
 import { AcpErrorCodes, fail, ok, type Outcome } from './outcome';

@@ -8,10 +8,10 @@
 //      abort the turn: running calls end at once, the rest are reported cancelled.
 // Expected failures (bad params, unknown turn ids) are `ResponseError` values, answered as such.
 import { ResponseError } from 'vscode-jsonrpc';
-import type { ToolCall } from '../executor/contract/contract';
-import { CancellationError } from '../executor/contract/errors';
-import type { ToolExecutor } from '../executor/executor';
-import type { Turn, TurnOptions } from '../executor/turn/turn';
+import type { ToolCall } from '../executor';
+import { CancellationError } from '../executor';
+import type { ToolExecutor } from '../executor';
+import type { Turn, TurnOptions } from '../executor';
 import { checkParams, MAX_TURN_CALLS, tooManyCalls, type Checked } from './params';
 import {
   BridgeErrorCodes,

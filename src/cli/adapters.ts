@@ -1,14 +1,14 @@
 // The Node adapters `tool-exec run` wires into the executor, and how they are closed at the end.
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { ExecutorOptions } from '../executor/executor';
-import type { HookSource } from '../executor/ports/hooks';
-import type { Logger } from '../executor/ports/logger';
-import type { PermissionMode } from '../executor/policy/index';
-import { createPolicyFromSettings } from '../executor/policy/index';
+import type { ExecutorOptions } from '../executor';
+import type { HookSource } from '../executor';
+import type { Logger } from '../executor';
+import type { PermissionMode } from '../executor';
+import { createPolicyFromSettings } from '../executor';
 import { AgentIgnoreFiles } from '../node/settings/agentIgnore';
-import { createRedactor } from '../executor/results/redaction/patternRedactor';
-import { redactingLogger } from '../executor/results/redaction/redactingLogger';
+import { createRedactor } from '../executor';
+import { redactingLogger } from '../executor';
 import { NodeArtifactStore } from '../node/artifacts/nodeArtifactStore';
 import { commandHookSource } from '../node/hooks/commandHooks';
 import { JsonlSessionRecorder } from '../node/sessionRecord/jsonlSessionRecorder';

@@ -1,6 +1,6 @@
 // Command-line parsing for `tool-exec run`, with errors that name the problem (exit 2).
 import { parseArgs } from 'node:util';
-import { PERMISSION_MODES, type PermissionMode } from '../executor/policy/index';
+import { PERMISSION_MODES, type PermissionMode } from '../executor';
 import type { ServeArgs } from './serve';
 
 export const USAGE = `Usage: tool-exec run [--workspace DIR] [--tools MODULE]... [--concurrency N] [--max-result-bytes N]

@@ -3,8 +3,8 @@
 // when the reader of stdout went away. However it ends, the calls still running are cancelled and
 // reported (as far as stdout is still read), and every process they started is stopped.
 import { setMaxListeners } from 'node:events';
-import { createRedactor } from '../executor/results/redaction/patternRedactor';
-import { CancellationError } from '../executor/contract/errors';
+import { createRedactor } from '../executor';
+import { CancellationError } from '../executor';
 import { isLogLevel, StreamLogger } from '../node/streamLogger';
 import { parseCommand, USAGE, UsageError } from './args';
 import { CliOutput, divertProcessStdout } from './cliOutput';

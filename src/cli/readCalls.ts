@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import type { ToolCall } from '../executor/contract/contract';
+import type { ToolCall } from '../executor';
 import { UsageError } from './args';
 
 export async function readCalls(source: string, stdin: NodeJS.ReadableStream): Promise<ToolCall[]> {

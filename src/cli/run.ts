@@ -1,7 +1,7 @@
 // `tool-exec run`: builds an executor over Node adapters, runs the batch, prints the results.
 import { resolve } from 'node:path';
-import type { ApprovalClient } from '../executor/ports/approvalClient';
-import type { Logger } from '../executor/ports/logger';
+import type { ApprovalClient } from '../executor';
+import type { Logger } from '../executor';
 import { FixedApprovalClient } from '../node/approval/fixedApprovalClient';
 import { TtyApprovalClient } from '../node/approval/ttyApprovalClient';
 import { UsageError, type RunArgs } from './args';

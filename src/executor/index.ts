@@ -36,3 +36,11 @@ export type { PermissionBehavior, PermissionDecision, PermissionPolicy, Permissi
 export { noRedaction, type RedactionStream, type Redactor } from './ports/redactor';
 export type { Span, SpanAttributeValue, Telemetry } from './ports/telemetry';
 export type { SnapshotSession, WorkspaceSnapshotter } from './ports/workspace/workspaceSnapshotter';
+export { TailBuffer } from './results/stream/tailBuffer';
+export { type IgnoredPaths } from './ports/workspace/ignoredPaths';
+export { AGENT_IGNORE_FILES, SECRET_FILE_GLOBS } from './policy/path/sensitiveFiles';
+export { GIT_DIR_NAME, gitControlPath, GIT_CONTROL_FILES, GIT_CONTROL_FOLDERS, GIT_WORKTREE_FILES, includedFiles, submodulePaths, GIT_PROTECTED_NAMES } from './policy/path/gitFiles';
+export { deferredSchema } from './contract/schema';
+export { resolveModelPath } from './policy/path/modelPath';
+export { deadlineClock, type ClockEntry } from './call/deadlineClock';
+export { flagsOf } from './contract/flags';

@@ -1,5 +1,5 @@
 // A Logger that writes one line per event to a stream (stderr for the CLI), above a level.
-import type { LogFields, Logger } from '../executor/ports/logger';
+import type { LogFields, Logger } from '../executor';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };

@@ -1,6 +1,6 @@
 // The built-in tools (issue 6), one file each, created by one factory and registered through the registry.
-import type { ToolDefinition } from '../executor/contract/contract';
-import type { ToolRegistry } from '../executor/contract/registry';
+import type { ToolDefinition } from '../executor';
+import type { ToolRegistry } from '../executor';
 import { BackgroundShells } from './shell/backgroundShells';
 import { createBashTool } from './shell/bash';
 import { createBashOutputTool } from './shell/bashOutput';

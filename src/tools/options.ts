@@ -1,5 +1,5 @@
 // What the composition root (extension or CLI) hands the built-in tools.
-import type { ExternalBackgroundTask, TrackedTask } from '../executor/turn/backgroundTasks';
+import type { ExternalBackgroundTask, TrackedTask } from '../executor';
 import type { LocalFileSystems } from '../node/runtime/localMounts';
 import type { ProcessSupervisor } from './process/processTree';
 import type { BashSandbox } from './sandbox/bashSandbox';

@@ -1,9 +1,9 @@
 // The API `activate` returns: other extensions (and the integration suite) reach the executor here.
 import type * as vscode from 'vscode';
-import type { ToolExecutor } from '../executor/executor';
-import type { PermissionRule } from '../executor/policy/index';
-import type { ToolRegistry } from '../executor/contract/registry';
-import type { ToolCallResult } from '../executor/contract/result';
+import type { ToolExecutor } from '../executor';
+import type { PermissionRule } from '../executor';
+import type { ToolRegistry } from '../executor';
+import type { ToolCallResult } from '../executor';
 import type { ApprovalResponder } from './permissions/approvalDialog';
 import type { RunToolCallsOptions } from './runToolCallsCommand';
 

@@ -1,6 +1,6 @@
 // Adapter: the Logger port on a VS Code LogOutputChannel (its level follows the user's setting).
 import type * as vscode from 'vscode';
-import type { LogFields, Logger } from '../executor/ports/logger';
+import type { LogFields, Logger } from '../executor';
 
 export class OutputChannelLogger implements Logger {
   constructor(private readonly channel: vscode.LogOutputChannel) {}

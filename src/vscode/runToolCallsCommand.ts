@@ -3,9 +3,9 @@
 // participant exists. Approvals show the modal dialog; `file_diff` results open diff editors; the
 // results open beside, with links to persisted outputs.
 import * as vscode from 'vscode';
-import type { ToolCall } from '../executor/contract/contract';
-import type { ToolExecutor } from '../executor/executor';
-import type { ToolCallResult } from '../executor/contract/result';
+import type { ToolCall } from '../executor';
+import type { ToolExecutor } from '../executor';
+import type { ToolCallResult } from '../executor';
 import type { DiffEditorOpener } from './results/diffEditor';
 import type { ResultsDocuments } from './results/resultsDocument';
 

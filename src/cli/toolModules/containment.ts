@@ -14,7 +14,7 @@
 //      in no scope at all is the CLI's own bug and ends it as an internal error.
 // stdout is handled apart (`cliOutput.ts`): tool code writing to it reaches stderr.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ToolDefinition } from '../../executor/contract/contract';
+import type { ToolDefinition } from '../../executor';
 
 /** Thrown by `process.exit` while tool code may run. */
 export class ToolExitError extends Error {

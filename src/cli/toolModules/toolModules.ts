@@ -1,7 +1,7 @@
 // Loading `--tools MODULE`: an ES module whose default export is an array of tool definitions.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ToolDefinition } from '../../executor/contract/contract';
+import type { ToolDefinition } from '../../executor';
 import { UsageError } from '../args';
 import { importModule } from './importModule';
 

@@ -1,5 +1,5 @@
 // An approval client that gives the same answer to every request (`tool-exec --approve allow|deny`).
-import type { ApprovalAnswer, ApprovalClient } from '../../executor/ports/approvalClient';
+import type { ApprovalAnswer, ApprovalClient } from '../../executor';
 
 export class FixedApprovalClient implements ApprovalClient {
   constructor(private readonly answer: ApprovalAnswer) {}

@@ -1,7 +1,7 @@
 // An approval client that asks on the terminal: [y]es once, [s]ession, [n]o (with an optional reason).
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
-import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../../executor/ports/approvalClient';
+import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../../executor';
 
 /** Approvals are asked one at a time, so parallel calls never interleave their prompts. */
 export class TtyApprovalClient implements ApprovalClient {

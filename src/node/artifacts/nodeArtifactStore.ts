@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ArtifactRetention } from '../../executor/contract/contract';
-import type { ArtifactStore, ArtifactWrite, ArtifactWriter } from '../../executor/ports/workspace/artifactStore';
-import type { ArtifactRef } from '../../executor/contract/result';
-import { ARTIFACTS_FOLDER, ARTIFACT_NAME_MARK, RETENTION_MANIFEST, artifactFileName, artifactUri, parseArtifactUri, safeName } from '../../executor/results/artifactLayout';
+import type { ArtifactRetention } from '../../executor';
+import type { ArtifactStore, ArtifactWrite, ArtifactWriter } from '../../executor';
+import type { ArtifactRef } from '../../executor';
+import { ARTIFACTS_FOLDER, ARTIFACT_NAME_MARK, RETENTION_MANIFEST, artifactFileName, artifactUri, parseArtifactUri, safeName } from '../../executor';
 
 /** Owner only: artifacts may hold secrets redaction did not know. */
 export const ARTIFACT_DIR_MODE = 0o700;

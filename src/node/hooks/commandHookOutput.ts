@@ -3,7 +3,7 @@
 // exit = a failed hook (no decision, logged). JSON may decide with `hookSpecificOutput.permissionDecision`
 // (PreToolUse), `hookSpecificOutput.decision.behavior` (PermissionRequest), the older top-level
 // `decision: approve|block`, and add `additionalContext`.
-import type { HookEventName, HookOutcome } from '../../executor/ports/hooks';
+import type { HookEventName, HookOutcome } from '../../executor';
 
 /** How a hook process ended. */
 export interface HookProcessResult {

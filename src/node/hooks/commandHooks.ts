@@ -3,10 +3,10 @@
 // stdout (commandHookOutput.ts). On timeout or abort the whole group is killed: a hook's children
 // never outlive it. The hook chain (hookChain.ts) applies the per-hook timeout and logs failures.
 import { spawn } from 'node:child_process';
-import { combineHookSources, matchesTool } from '../../executor/call/hookChain';
-import type { Logger } from '../../executor/ports/logger';
-import type { Hook, HookEventName, HookInput, HookOutcome, HookSource } from '../../executor/ports/hooks';
-import { parseHookSettings, type CommandHookConfig } from '../../executor/policy/settings';
+import { combineHookSources, matchesTool } from '../../executor';
+import type { Logger } from '../../executor';
+import type { Hook, HookEventName, HookInput, HookOutcome, HookSource } from '../../executor';
+import { parseHookSettings, type CommandHookConfig } from '../../executor';
 import { HookFailure, interpretHookResult, type HookProcessResult } from './commandHookOutput';
 
 /** Output kept per stream; a hook that prints more is cut (its JSON answer is near the start). */

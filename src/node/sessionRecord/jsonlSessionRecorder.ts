@@ -4,9 +4,9 @@ import { close, fchmod, open, write } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { SessionRecorder } from '../../executor/ports/sessionRecorder';
-import { safeName } from '../../executor/results/artifactLayout';
-import { SESSION_RECORD_VERSION, type SessionRecordEntry } from '../../executor/results/sessionRecord';
+import type { SessionRecorder } from '../../executor';
+import { safeName } from '../../executor';
+import { SESSION_RECORD_VERSION, type SessionRecordEntry } from '../../executor';
 
 /** Owner only, like artifacts. */
 export const SESSION_RECORD_FILE_MODE = 0o600;

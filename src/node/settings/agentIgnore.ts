@@ -4,8 +4,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import type { IgnoredPaths } from '../../executor/ports/workspace/ignoredPaths';
-import { AGENT_IGNORE_FILES } from '../../executor/policy/path/sensitiveFiles';
+import type { IgnoredPaths } from '../../executor';
+import { AGENT_IGNORE_FILES } from '../../executor';
 
 /** The files read when the user names none (`agentToolExecutor.ignoreFiles`): ours, then other agents'. */
 export const DEFAULT_AGENT_IGNORE_FILES: readonly string[] = AGENT_IGNORE_FILES;

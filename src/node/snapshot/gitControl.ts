@@ -3,7 +3,7 @@
 // `src/executor/policy/path/gitFiles.ts` lists them. Read synchronously, like the walk that finds the folder.
 import { readdirSync, type Dirent } from 'node:fs';
 import * as path from 'node:path';
-import { GIT_CONTROL_FILES, GIT_CONTROL_FOLDERS } from '../../executor/policy/path/gitFiles';
+import { GIT_CONTROL_FILES, GIT_CONTROL_FOLDERS } from '../../executor';
 import { statFileSync, type FileStat } from './walk';
 
 /**

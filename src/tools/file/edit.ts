@@ -1,11 +1,11 @@
 // Edit: replaces `old_string` with `new_string` in a file the model has read. Exact match first; a missing or
 // ambiguous match is an error that says what to do. Line endings, BOM and encoding are kept. `file_diff` display.
 import { z } from 'zod';
-import type { ToolContext, ToolDefinition, ToolOutput } from '../../executor/contract/contract';
-import { deferredSchema } from '../../executor/contract/schema';
-import { headWithinChars } from '../../executor/format/text';
+import type { ToolContext, ToolDefinition, ToolOutput } from '../../executor';
+import { deferredSchema } from '../../executor';
+import { headWithinChars } from '../../executor';
 import { applyEdit, closestLines, findEdit, lineAt } from './editMatch';
-import { buildFileDiffDisplay } from '../../executor/results/displays/fileDiff';
+import { buildFileDiffDisplay } from '../../executor';
 import { decodeText, encodeText } from '../fileAccess/fileText';
 import { withFsErrors } from '../fileAccess/fsErrors';
 import { createNew, judgedLocation, openForUpdate, rewrite } from '../fileAccess/judgedFile';

@@ -1,6 +1,6 @@
 // Where Edit's `old_string` is in a file: exact first, then with the file's CRLF line endings, then with
 // curly quotes taken as straight ones; and, when nothing matches, the nearby lines the model may have meant.
-import { headWithinChars } from '../../executor/format/text';
+import { headWithinChars } from '../../executor';
 
 /** Lines shown as "closest" when `old_string` is not found. */
 export const EDIT_MAX_CANDIDATES = 3;

@@ -1,5 +1,5 @@
 // Approval previews: what a call will do, from its input alone (the preview never touches the disk).
-import { headWithinChars } from '../../executor/format/text';
+import { headWithinChars } from '../../executor';
 
 /** Lines of content an approval dialog shows. */
 export const PREVIEW_MAX_LINES = 40;

@@ -2,9 +2,9 @@
 // the approval is asked, so the user can see the whole change in a diff editor before answering.
 import { fstat, read } from 'node:fs';
 import { promisify } from 'node:util';
-import type { ApprovalContext, ProposedChange } from '../../executor/contract/contract';
-import { resolveModelPath } from '../../executor/policy/path/modelPath';
-import { realLocation } from '../../executor/policy/path/judgePath';
+import type { ApprovalContext, ProposedChange } from '../../executor';
+import { resolveModelPath } from '../../executor';
+import { realLocation } from '../../executor';
 import { closeQuietly, openForRead } from '../fileAccess/judgedFile';
 import { decodeText } from '../fileAccess/fileText';
 

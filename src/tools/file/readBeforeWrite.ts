@@ -1,6 +1,6 @@
 // The read-before-write check of Write and Edit: an existing file may be changed only if the model read it
 // in this session and it has not changed since. What they write becomes the new baseline.
-import type { FileStateLedger } from '../../executor/contract/contract';
+import type { FileStateLedger } from '../../executor';
 
 export interface CurrentStamp {
   readonly mtimeMs: number;

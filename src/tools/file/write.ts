@@ -1,11 +1,11 @@
 // Write: creates or overwrites a file. Overwriting needs a Read of the current state (read-before-write);
 // an existing file keeps its encoding and BOM. Returns a `file_diff` display.
 import { z } from 'zod';
-import type { ToolContext, ToolDefinition, ToolOutput } from '../../executor/contract/contract';
-import { deferredSchema } from '../../executor/contract/schema';
-import { formatBytes } from '../../executor/format/text';
+import type { ToolContext, ToolDefinition, ToolOutput } from '../../executor';
+import { deferredSchema } from '../../executor';
+import { formatBytes } from '../../executor';
 import { withFsErrors } from '../fileAccess/fsErrors';
-import { buildFileDiffDisplay } from '../../executor/results/displays/fileDiff';
+import { buildFileDiffDisplay } from '../../executor';
 import { decodeText, encodeText, type DecodedText } from '../fileAccess/fileText';
 import { createNew, judgedLocation, openForUpdate, rewrite } from '../fileAccess/judgedFile';
 import { displayPath, normalisePathField, pathOf, resolveToolPath } from '../fileAccess/toolPaths';

@@ -1,5 +1,5 @@
 // File-system errors a model can act on (no permission, disk full, ...) become failed results, not crashes.
-import type { ToolOutput } from '../../executor/contract/contract';
+import type { ToolOutput } from '../../executor';
 
 /** Runs `work`; an `errno` error becomes `cannot ACTION FILE: message`. Cancellation and bugs still throw. */
 export async function withFsErrors<D>(action: string, file: () => string, work: () => Promise<ToolOutput<D>>): Promise<ToolOutput<D>> {

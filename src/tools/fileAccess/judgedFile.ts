@@ -6,7 +6,7 @@
 import { closeSync, constants, fstatSync, lstatSync, open as openCallback, openSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ToolContext } from '../../executor/contract/contract';
+import type { ToolContext } from '../../executor';
 
 /** 0 where the platform has no such flag (Windows): there the descriptor check below is all there is. */
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;

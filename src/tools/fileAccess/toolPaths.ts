@@ -1,8 +1,8 @@
 // Path helpers shared by the file tools: `file_path` → `path`, the workspace folders paths are read
 // in, artifact URIs. The reading itself is `resolveModelPath`, the one the permission policy judges.
 import * as path from 'node:path';
-import type { ToolContext } from '../../executor/contract/contract';
-import { resolveModelPath } from '../../executor/policy/path/modelPath';
+import type { ToolContext } from '../../executor';
+import { resolveModelPath } from '../../executor';
 
 /**
  * Models trained on other agents send `file_path`; the tools speak `path`. Runs in `resolveInput`, so the

@@ -23,7 +23,7 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { ToolContext } from '../../executor/contract/contract';
+import type { ToolContext } from '../../executor';
 import { FifoPool, fifoReader, openFifoWriter, runHereQuietly, unlinkFifo, type OutputFifo } from './outputPipe';
 import { recentRss, SpawnHelper, SpawnHelperLostError, spawnHelperWanted, type SpawnHelperMode } from './spawnHelper';
 

@@ -4,9 +4,9 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
-import type { ToolContext, ToolDefinition, ToolOutput } from '../../executor/contract/contract';
-import { deferredSchema } from '../../executor/contract/schema';
-import { globBase } from '../../executor/policy/subjects';
+import type { ToolContext, ToolDefinition, ToolOutput } from '../../executor';
+import { deferredSchema } from '../../executor';
+import { globBase } from '../../executor';
 import { GitIgnoreFilter } from './gitignore';
 import { resolveToolPath } from '../fileAccess/toolPaths';
 

@@ -1,7 +1,7 @@
 // Commands started with `run_in_background`: each keeps a bounded tail of its output, remembers how far the
 // model has read, and is tracked by the executor (`trackExternalBackgroundTask`) so it is listed and stopped.
-import type { OutputFollower, TaskExit } from '../../executor/turn/backgroundTasks';
-import { formatBytes } from '../../executor/format/text';
+import type { OutputFollower, TaskExit } from '../../executor';
+import { formatBytes } from '../../executor';
 import { BASH_EXIT_DRAIN_MS } from './bash';
 import type { BackgroundTaskHost } from '../options';
 import type { ProcessTree } from '../process/processTree';

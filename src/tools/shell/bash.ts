@@ -4,10 +4,10 @@
 import type { Readable } from 'node:stream';
 import * as fs from 'node:fs';
 import { z } from 'zod';
-import type { ToolContext, ToolDefinition, ToolOutput, ToolOutputStream } from '../../executor/contract/contract';
-import { deadlineClock, type ClockEntry } from '../../executor/call/deadlineClock';
-import { deferredSchema } from '../../executor/contract/schema';
-import { formatGoDuration } from '../../executor/format/duration';
+import type { ToolContext, ToolDefinition, ToolOutput, ToolOutputStream } from '../../executor';
+import { deadlineClock, type ClockEntry } from '../../executor';
+import { deferredSchema } from '../../executor';
+import { formatGoDuration } from '../../executor';
 import type { BackgroundShells } from './backgroundShells';
 import type { BuiltinToolsOptions } from '../options';
 import type { KillReport, ProcessSupervisor, ProcessTree } from '../process/processTree';

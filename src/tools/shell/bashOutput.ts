@@ -1,7 +1,7 @@
 // BashOutput: the output a background command printed since the last look, and whether it still runs.
 import { z } from 'zod';
-import type { ToolDefinition, ToolOutput } from '../../executor/contract/contract';
-import { deferredSchema } from '../../executor/contract/schema';
+import type { ToolDefinition, ToolOutput } from '../../executor';
+import { deferredSchema } from '../../executor';
 import type { BackgroundShellState, BackgroundShells } from './backgroundShells';
 
 /** Z's Bash output budget applies to each look as well. */

@@ -1,6 +1,6 @@
 // KillBash: stops a background command and its whole process tree.
 import { z } from 'zod';
-import type { ToolDefinition, ToolOutput } from '../../executor/contract/contract';
+import type { ToolDefinition, ToolOutput } from '../../executor';
 import type { BackgroundShellState, BackgroundShells } from './backgroundShells';
 import { taskIdInputSchema, unknownTask } from './bashOutput';
 

@@ -1,11 +1,11 @@
 // WebFetch: GETs an http(s) URL with a size cap and a 30 s timeout; HTML becomes Markdown. A redirect to
 // another host is reported to the model, never followed silently; same-host redirects are followed.
 import { z } from 'zod';
-import type { MediaPart, ToolContext, ToolDefinition, ToolOutput } from '../../executor/contract/contract';
-import { deferredSchema } from '../../executor/contract/schema';
-import { projectErrorMessage } from '../../executor/contract/errors';
-import { formatGoDuration } from '../../executor/format/duration';
-import { formatBytes } from '../../executor/format/text';
+import type { MediaPart, ToolContext, ToolDefinition, ToolOutput } from '../../executor';
+import { deferredSchema } from '../../executor';
+import { projectErrorMessage } from '../../executor';
+import { formatGoDuration } from '../../executor';
+import { formatBytes } from '../../executor';
 import { htmlToMarkdown } from './htmlToMarkdown';
 import type { WebFetchOptions } from '../options';
 

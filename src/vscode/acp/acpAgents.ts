@@ -4,10 +4,10 @@
 import * as vscode from 'vscode';
 import { AcpAgentConnection, type AcpLaunch } from '../../acp/connection';
 import type { TurnHost } from '../../acp/calls';
-import type { ToolExecutor } from '../../executor/executor';
-import type { ApprovalClient } from '../../executor/ports/approvalClient';
-import type { Logger } from '../../executor/ports/logger';
-import type { PermissionPolicy } from '../../executor/ports/permissionPolicy';
+import type { ToolExecutor } from '../../executor';
+import type { ApprovalClient } from '../../executor';
+import type { Logger } from '../../executor';
+import type { PermissionPolicy } from '../../executor';
 import { configuredAcpAgents } from './acpAgentSettings';
 
 export interface AcpAgentsOptions {

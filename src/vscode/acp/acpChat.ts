@@ -5,9 +5,9 @@
 // lines, Open diff. The chat's stop button sends `session/cancel`.
 import * as vscode from 'vscode';
 import type { TurnHost } from '../../acp/calls';
-import type { ToolCall } from '../../executor/contract/contract';
-import type { Redactor } from '../../executor/ports/redactor';
-import type { Turn } from '../../executor/turn/turn';
+import type { ToolCall } from '../../executor';
+import type { Redactor } from '../../executor';
+import type { Turn } from '../../executor';
 import type { DiffLinks } from '../chat/diffLinks';
 import { ReplyRenderer } from '../chat/replyRenderer';
 import { oneLine } from '../chat/replyText';

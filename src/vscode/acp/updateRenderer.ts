@@ -5,8 +5,8 @@
 import { createTwoFilesPatch } from 'diff';
 import * as vscode from 'vscode';
 import type { Acp } from '../../acp/sdk';
-import type { Redactor, RedactionStream } from '../../executor/ports/redactor';
-import { redactionStreamOf } from '../../executor/results/redaction/lineStream';
+import type { Redactor, RedactionStream } from '../../executor';
+import { redactionStreamOf } from '../../executor';
 import type { DiffLinks } from '../chat/diffLinks';
 import { escapeMarkdown, oneLine } from '../chat/replyText';
 

@@ -5,9 +5,9 @@
 // at activation, or when the settings or the workspace's trust change. From then on `AgentHost` follows
 // the settings itself.
 import * as vscode from 'vscode';
-import type { ToolExecutor } from '../../executor/executor';
-import type { Logger } from '../../executor/ports/logger';
-import type { Redactor } from '../../executor/ports/redactor';
+import type { ToolExecutor } from '../../executor';
+import type { Logger } from '../../executor';
+import type { Redactor } from '../../executor';
 import type { DiffLinks } from '../chat/diffLinks';
 import type { PromptForwarder } from '../chat/participant';
 import type { AgentChat, AgentHost } from './hosted';

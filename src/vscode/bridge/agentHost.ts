@@ -15,8 +15,8 @@ import type { AgentLaunch } from '../../bridge/launch';
 import { EventNotification, ProgressNotification, type AgentInitializationOptions, type ProgressParams } from '../../bridge/protocol';
 import { RestartBackoff } from '../../bridge/restarts';
 import { BridgeService, type BridgeHost } from '../../bridge/service';
-import type { ToolExecutor } from '../../executor/executor';
-import type { Logger } from '../../executor/ports/logger';
+import type { ToolExecutor } from '../../executor';
+import type { Logger } from '../../executor';
 import { affectsAgentLaunch, agentLaunchFromSettings } from './bridgeAgentSettings';
 
 /** The client's id: VS Code reads `<id>.trace.server` for the trace level. */

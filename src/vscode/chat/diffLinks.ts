@@ -1,7 +1,7 @@
 // "Open diff" buttons in chat replies: a button's arguments are stored with the chat session, so it
 // carries a short key, and the diff itself stays here (bounded, newest kept).
 import * as vscode from 'vscode';
-import type { FileDiffDisplay } from '../../executor/contract/contract';
+import type { FileDiffDisplay } from '../../executor';
 import type { DiffEditorOpener } from '../results/diffEditor';
 
 export const OPEN_DIFF_COMMAND = 'agentToolExecutor.openDiff';

@@ -10,13 +10,13 @@
 //      cannot fit the window.
 // Each round's calls and results go into the reply's metadata for the next prompt.
 import * as vscode from 'vscode';
-import type { ToolCall } from '../../executor/contract/contract';
-import type { ToolExecutor } from '../../executor/executor';
-import type { IgnoredPaths } from '../../executor/ports/workspace/ignoredPaths';
-import type { Logger } from '../../executor/ports/logger';
-import type { Redactor } from '../../executor/ports/redactor';
-import type { ToolCallResult } from '../../executor/contract/result';
-import { redactionStreamOf } from '../../executor/results/redaction/lineStream';
+import type { ToolCall } from '../../executor';
+import type { ToolExecutor } from '../../executor';
+import type { IgnoredPaths } from '../../executor';
+import type { Logger } from '../../executor';
+import type { Redactor } from '../../executor';
+import type { ToolCallResult } from '../../executor';
+import { redactionStreamOf } from '../../executor';
 import { modelCallsTools } from './attachments';
 import { conversationFromHistory, METADATA_VERSION, type ChatRound, type ChatStopReason, type ChatTurnMetadata } from './chatMetadata';
 import { ContextFit, ContextMemory, shortenedLine, toolChoice } from './contextFit';

@@ -4,12 +4,12 @@
 // redacted by the executor; call targets come from the model's input and are redacted here.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { TurnEvent } from '../../executor/contract/events';
-import { resolveModelPath } from '../../executor/policy/path/modelPath';
+import type { TurnEvent } from '../../executor';
+import { resolveModelPath } from '../../executor';
 import { displayPath } from '../../tools/fileAccess/toolPaths';
-import type { Redactor } from '../../executor/ports/redactor';
-import type { ToolCallResult } from '../../executor/contract/result';
-import type { Turn } from '../../executor/turn/turn';
+import type { Redactor } from '../../executor';
+import type { ToolCallResult } from '../../executor';
+import type { Turn } from '../../executor';
 import { OPEN_ARTIFACT_COMMAND } from '../results/resultsDocument';
 import type { DiffLinks } from './diffLinks';
 import { callTarget, escapeMarkdown, lastLine, outcomeLine, progressText } from './replyText';

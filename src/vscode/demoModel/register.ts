@@ -1,7 +1,7 @@
 // Registers the scripted demo model while `agentToolExecutor.demoModel.enabled` is on, and
 // unregisters it when the setting goes off: a scripted model must never show up unasked.
 import * as vscode from 'vscode';
-import { nullLogger, type Logger } from '../../executor/ports/logger';
+import { nullLogger, type Logger } from '../../executor';
 import { DEMO_VENDOR, DEMO_WINDOW_TOKENS, DemoModelProvider } from './provider';
 
 export const DEMO_MODEL_SETTING = 'agentToolExecutor.demoModel.enabled';

@@ -10,8 +10,8 @@
 //      caller's token cancelled ends as cancelled in our pipeline and throws VS Code's CancellationError.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ToolExecutor } from '../../executor/executor';
-import type { Redactor } from '../../executor/ports/redactor';
+import type { ToolExecutor } from '../../executor';
+import type { Redactor } from '../../executor';
 import { progressMessage } from './progressMessage';
 
 export interface LmToolHost {

@@ -5,8 +5,8 @@
 // installed extensions change, and before each `@executor` request (MCP servers add tools late; the
 // stable API has no event for that).
 import * as vscode from 'vscode';
-import type { Logger } from '../../executor/ports/logger';
-import type { ToolRegistry } from '../../executor/contract/registry';
+import type { Logger } from '../../executor';
+import type { ToolRegistry } from '../../executor';
 import { externalSafetyOf } from './externalSafety';
 import { externalToolDefinition } from './externalToolDefinition';
 import { selectExternalTools } from './externalSelection';

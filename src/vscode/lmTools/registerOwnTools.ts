@@ -1,7 +1,7 @@
 // Registers an implementation for each of our tools declared in `contributes.languageModelTools`
 // (VS Code refuses an implementation for a tool no extension declared).
 import * as vscode from 'vscode';
-import type { Logger } from '../../executor/ports/logger';
+import type { Logger } from '../../executor';
 import { ExecutorLanguageModelTool, type LmToolHost } from './executorLmTool';
 import { lmToolNameOf } from './toolNames';
 

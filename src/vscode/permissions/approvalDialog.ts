@@ -1,9 +1,9 @@
 // Adapter: the ApprovalClient port as VS Code's native modal dialog (spec §3.6).
 import * as vscode from 'vscode';
-import { escapeForDisplay } from '../../executor/format/displayEscape';
-import { CancellationError } from '../../executor/contract/errors';
-import type { ProposedChange } from '../../executor/contract/contract';
-import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../../executor/ports/approvalClient';
+import { escapeForDisplay } from '../../executor';
+import { CancellationError } from '../../executor';
+import type { ProposedChange } from '../../executor';
+import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../../executor';
 
 /** The dialog's buttons; VS Code adds Cancel itself, which (like Escape) denies. */
 export const ALLOW = 'Allow';

@@ -1,7 +1,7 @@
 // "Agent Tool Executor: Permission Rules…" (issue 14): the rules in force with where they come from;
 // picking one offers to remove it from its source (this session, a settings file, VS Code settings).
 import * as vscode from 'vscode';
-import type { PermissionRule } from '../../executor/policy/index';
+import type { PermissionRule } from '../../executor';
 
 export const MANAGE_RULES_COMMAND = 'agentToolExecutor.manageRules';
 

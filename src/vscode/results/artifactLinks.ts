@@ -1,7 +1,7 @@
 // Opening persisted outputs: the open-artifact command (links in results and, later, chat) and a
 // read-only view of `executor-artifact:` URIs for anything that opens them directly.
 import * as vscode from 'vscode';
-import type { ArtifactStore } from '../../executor/ports/workspace/artifactStore';
+import type { ArtifactStore } from '../../executor';
 
 export class ArtifactOpener implements vscode.TextDocumentContentProvider {
   constructor(private readonly store: ArtifactStore) {}

@@ -2,7 +2,7 @@
 // read-only snapshot; the "after" side is the file itself while it still holds the tool's text.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FileDiffDisplay, ProposedChange } from '../../executor/contract/contract';
+import type { FileDiffDisplay, ProposedChange } from '../../executor';
 
 export const SNAPSHOT_SCHEME = 'executor-snapshot';
 

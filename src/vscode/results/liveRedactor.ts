@@ -2,8 +2,8 @@
 // `agentToolExecutor.redaction.patterns` may change: it forwards to the redactor built from the settings
 // as they are now, and `reload()` builds it again. A stream keeps the rules it started with, so one
 // output is never masked by two rule sets.
-import type { RedactionStream, Redactor } from '../../executor/ports/redactor';
-import { redactionStreamOf } from '../../executor/results/redaction/lineStream';
+import type { RedactionStream, Redactor } from '../../executor';
+import { redactionStreamOf } from '../../executor';
 
 export class LiveRedactor implements Redactor {
   /** Built on first use (issue 13: compiling the rules is about 1.3 ms of activation in the real host). */

@@ -1,7 +1,7 @@
 // The results of a batch run from the command, as a read-only markdown document beside the
 // editor: what the model receives per call, and links that open persisted outputs (spec §8, §9).
 import * as vscode from 'vscode';
-import type { ToolCallResult } from '../../executor/contract/result';
+import type { ToolCallResult } from '../../executor';
 import { ARTIFACT_SCHEME } from '../../executor/results/artifactLayout';
 
 export const RESULTS_SCHEME = 'executor-results';

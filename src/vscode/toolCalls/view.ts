@@ -3,8 +3,8 @@
 // saved output or its result document; a turn opens its timeline picture. A status bar item counts
 // what runs, waits and asks, and opens the view.
 import * as vscode from 'vscode';
-import type { ToolExecutor } from '../../executor/executor';
-import type { ToolCallResult } from '../../executor/contract/result';
+import type { ToolExecutor } from '../../executor';
+import type { ToolCallResult } from '../../executor';
 import type { DiffLinks } from '../chat/diffLinks';
 import { formatDuration } from '../chat/replyText';
 import type { ArtifactOpener } from '../results/artifactLinks';

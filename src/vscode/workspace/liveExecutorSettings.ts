@@ -1,7 +1,7 @@
 // `agentToolExecutor.maxConcurrency` and `defaultTimeoutMs` apply as soon as they change: the limiter
 // takes the new number at once, the timeout applies to turns that begin afterwards.
 import * as vscode from 'vscode';
-import type { ToolExecutor } from '../../executor/executor';
+import type { ToolExecutor } from '../../executor';
 
 const SECTION = 'agentToolExecutor';
 
