@@ -1,0 +1,228 @@
+// Checkpoints of the workspace around each turn, kept in our own storage (the workspace storage, or
+// beside the CLI's artifacts), never in the user's repository: a checkpoint before the turn's first
+// write and one after its last call, so a turn's changes are the difference of the two, whoever made
+// them, a tool or the shell.
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ObjectStore } from './objectStore';
+import { reachable, writeTree } from './tree';
+
+export interface FolderCheckpoint {
+  readonly folder: string;
+  readonly tree: string;
+  readonly files: number;
+  readonly bytes: number;
+}
+
+export interface Checkpoint {
+  readonly id: string;
+  readonly takenAt: number;
+  readonly folders: readonly FolderCheckpoint[];
+  /** Files whose bytes were read; the others matched the last checkpoint's stat. */
+  readonly read: number;
+}
+
+/** A turn as undo sees it: the checkpoints around it. An undo or a redo is a turn of its own. */
+export interface TurnRecord {
+  readonly turnId: string;
+  /** What the user asked, for the list (first line). */
+  readonly title: string;
+  readonly kind: 'turn' | 'undo' | 'redo';
+  /** The turn an undo or redo reversed. */
+  readonly reverses?: string;
+  readonly before: string;
+  readonly after: string;
+  readonly endedAt: number;
+  /** Paths the turn reported changed (the snapshots and the watcher), to name those no checkpoint holds. */
+  readonly reported: readonly string[];
+}
+
+/** How much history is kept; the oldest turns go first. */
+export interface Retention {
+  /** Turns kept per workspace. */
+  readonly maxTurns: number;
+  /** Turns older than this many days go. */
+  readonly maxDays: number;
+  /** The objects of a workspace's checkpoints stay under this many bytes. */
+  readonly maxBytes: number;
+}
+
+/** Enough for a working day's turns; older ones are rarely undone. */
+export const DEFAULT_RETENTION: Retention = { maxTurns: 100, maxDays: 7, maxBytes: 2 * 1024 * 1024 * 1024 };
+
+const MS_PER_DAY = 24 * 60 * 60 * 1000;
+const TURNS_FILE = 'turns.json';
+
+export interface CheckpointStoreOptions {
+  /** Root-level ignore files read besides `.gitignore` (ours and other agents'). */
+  readonly ignoreFiles?: readonly string[];
+  readonly retention?: Retention;
+}
+
+export class CheckpointStore {
+  readonly objects: ObjectStore;
+  private last: Checkpoint | undefined;
+  private readonly open = new Map<string, { checkpoint: string; title: string }>();
+
+  constructor(
+    readonly root: string,
+    private readonly options: CheckpointStoreOptions = {},
+  ) {
+    this.objects = new ObjectStore(path.join(root, 'objects'));
+  }
+
+  /** Takes a checkpoint of the folders, reading only files whose stat changed since the last one. */
+  async take(folders: readonly string[], signal?: AbortSignal): Promise<Checkpoint> {
+    const previous = this.last ?? this.latestOnDisk();
+    const result: FolderCheckpoint[] = [];
+    let read = 0;
+    const takenAt = Date.now();
+    for (const folder of folders) {
+      const before = previous?.folders.find((entry) => entry.folder === folder);
+      const tree = await writeTree(folder, {
+        store: this.objects,
+        ...(before && previous ? { previous: { tree: before.tree, takenAt: previous.takenAt } } : {}),
+        ignoreFiles: this.options.ignoreFiles ?? [],
+        skip: new Set([path.resolve(this.root)]),
+        ...(signal ? { signal } : {}),
+      });
+      read += tree.read;
+      result.push({ folder, tree: tree.tree, files: tree.files, bytes: tree.bytes });
+    }
+    const checkpoint: Checkpoint = { id: `${takenAt.toString(36)}-${randomUUID().slice(0, 8)}`, takenAt, folders: result, read };
+    this.writeJson(path.join('checkpoints', `${checkpoint.id}.json`), checkpoint);
+    this.last = checkpoint;
+    return checkpoint;
+  }
+
+  checkpoint(id: string): Checkpoint {
+    if (!/^[0-9a-z]+-[0-9a-f]{8}$/.test(id)) throw new Error(`not a checkpoint id: ${id}`);
+    return JSON.parse(fs.readFileSync(path.join(this.root, 'checkpoints', `${id}.json`), 'utf8')) as Checkpoint;
+  }
+
+  /** The checkpoint before a turn's first write; taken once per turn. */
+  async beginTurn(turnId: string, title: string, folders: readonly string[], signal?: AbortSignal): Promise<Checkpoint> {
+    const open = this.open.get(turnId);
+    if (open) return this.checkpoint(open.checkpoint);
+    const checkpoint = await this.take(folders, signal);
+    this.open.set(turnId, { checkpoint: checkpoint.id, title });
+    return checkpoint;
+  }
+
+  hasBegun(turnId: string): boolean {
+    return this.open.has(turnId);
+  }
+
+  /** The checkpoint after the turn; records the turn (a turn that never began writes nothing). */
+  async endTurn(turnId: string, reported: readonly string[] = [], kind: TurnRecord['kind'] = 'turn', reverses?: string): Promise<TurnRecord | undefined> {
+    const open = this.open.get(turnId);
+    if (!open) return undefined;
+    this.open.delete(turnId);
+    const before = this.checkpoint(open.checkpoint);
+    const after = await this.take(before.folders.map((entry) => entry.folder));
+    const record: TurnRecord = {
+      turnId,
+      title: open.title.split('\n')[0]!.slice(0, 200),
+      kind,
+      ...(reverses ? { reverses } : {}),
+      before: before.id,
+      after: after.id,
+      endedAt: Date.now(),
+      reported: [...new Set(reported)],
+    };
+    this.writeJson(TURNS_FILE, [...this.turns(), record]);
+    this.prune();
+    return record;
+  }
+
+  /** The recorded turns, oldest first. */
+  turns(): TurnRecord[] {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(this.root, TURNS_FILE), 'utf8')) as TurnRecord[];
+    } catch {
+      return [];
+    }
+  }
+
+  turn(turnId: string): TurnRecord | undefined {
+    return this.turns().find((turn) => turn.turnId === turnId);
+  }
+
+  /**
+   * Drops the oldest turns past the retention's count, age or size, then every checkpoint and object
+   * no kept turn reaches; an object two turns share stays while either is kept.
+   */
+  prune(retention: Retention = this.options.retention ?? DEFAULT_RETENTION, now = Date.now()): { turns: number; bytes: number } {
+    let turns = this.turns();
+    const dropped = turns.length;
+    turns = turns.filter((turn) => now - turn.endedAt <= retention.maxDays * MS_PER_DAY).slice(-retention.maxTurns);
+    let freed = this.sweep(turns);
+    while (turns.length > 1 && this.objects.size() > retention.maxBytes) {
+      turns = turns.slice(1);
+      freed += this.sweep(turns);
+    }
+    this.writeJson(TURNS_FILE, turns);
+    return { turns: dropped - turns.length, bytes: freed };
+  }
+
+  /** Removes every turn and checkpoint. */
+  clear(): void {
+    fs.rmSync(this.root, { recursive: true, force: true });
+    this.last = undefined;
+    this.open.clear();
+  }
+
+  private sweep(turns: readonly TurnRecord[]): number {
+    const keep = new Set<string>();
+    const checkpoints = new Set<string>(turns.flatMap((turn) => [turn.before, turn.after]));
+    for (const open of this.open.values()) checkpoints.add(open.checkpoint);
+    if (this.last) checkpoints.add(this.last.id);
+    for (const id of checkpoints) {
+      try {
+        for (const folder of this.checkpoint(id).folders) reachable(this.objects, folder.tree, keep);
+      } catch {
+        // a checkpoint already gone keeps nothing
+      }
+    }
+    const dir = path.join(this.root, 'checkpoints');
+    for (const file of safeList(dir)) {
+      if (file.endsWith('.json') && !checkpoints.has(file.slice(0, -5))) fs.rmSync(path.join(dir, file), { force: true });
+    }
+    let freed = 0;
+    for (const name of [...this.objects.names()]) if (!keep.has(name)) freed += this.objects.remove(name);
+    return freed;
+  }
+
+  private latestOnDisk(): Checkpoint | undefined {
+    const ids = safeList(path.join(this.root, 'checkpoints'))
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => file.slice(0, -5));
+    let latest: Checkpoint | undefined;
+    for (const id of ids) {
+      try {
+        const checkpoint = this.checkpoint(id);
+        if (!latest || checkpoint.takenAt > latest.takenAt) latest = checkpoint;
+      } catch {
+        // unreadable: not a base for the next one
+      }
+    }
+    return latest;
+  }
+
+  private writeJson(relative: string, value: unknown): void {
+    const file = path.join(this.root, relative);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, JSON.stringify(value));
+    fs.renameSync(temporary, file);
+  }
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,84 @@
+// Content-addressed objects for checkpoints: file bytes and folder listings, named by their SHA-256,
+// so a file or folder that did not change between two checkpoints is stored once.
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** The digest that names an object. */
+export const OBJECT_HASH = 'sha256';
+
+export function hashBytes(bytes: Uint8Array): string {
+  return createHash(OBJECT_HASH).update(bytes).digest('hex');
+}
+
+export class ObjectStore {
+  constructor(readonly root: string) {}
+
+  pathOf(hash: string): string {
+    if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`not an object name: ${hash}`);
+    return path.join(this.root, hash.slice(0, 2), hash.slice(2));
+  }
+
+  has(hash: string): boolean {
+    return fs.existsSync(this.pathOf(hash));
+  }
+
+  /** Stores the bytes under their hash; written beside and renamed, so a crash never leaves half an object. */
+  put(bytes: Uint8Array): string {
+    const hash = hashBytes(bytes);
+    const file = this.pathOf(hash);
+    if (fs.existsSync(file)) return hash;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    fs.writeFileSync(temporary, bytes, { mode: 0o600 });
+    fs.renameSync(temporary, file);
+    return hash;
+  }
+
+  get(hash: string): Buffer {
+    const bytes = fs.readFileSync(this.pathOf(hash));
+    if (hashBytes(bytes) !== hash) throw new Error(`checkpoint object ${hash.slice(0, 12)} is damaged`);
+    return bytes;
+  }
+
+  /** Every stored object's name. */
+  *names(): Generator<string> {
+    let prefixes: string[];
+    try {
+      prefixes = fs.readdirSync(this.root);
+    } catch {
+      return;
+    }
+    for (const prefix of prefixes) {
+      if (!/^[0-9a-f]{2}$/.test(prefix)) continue;
+      for (const rest of fs.readdirSync(path.join(this.root, prefix))) {
+        if (/^[0-9a-f]{62}$/.test(rest)) yield prefix + rest;
+      }
+    }
+  }
+
+  /** Removes the object and returns the bytes it freed. */
+  remove(hash: string): number {
+    const file = this.pathOf(hash);
+    try {
+      const { size } = fs.statSync(file);
+      fs.unlinkSync(file);
+      return size;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** The bytes all objects take. */
+  size(): number {
+    let total = 0;
+    for (const name of this.names()) {
+      try {
+        total += fs.statSync(this.pathOf(name)).size;
+      } catch {
+        // removed meanwhile
+      }
+    }
+    return total;
+  }
+}

@@ -1,0 +1,230 @@
+// One checkpoint of a workspace folder: a tree of folder listings in the object store, each entry a
+// file's bytes (with its mode and the stat that lets the next checkpoint skip reading it), a link's
+// target, a subfolder, or a file left out with the reason. Git's model without git: nested
+// repositories are plain files here and no `.git` is ever read or written.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { GIT_DIR_NAME } from '../../executor';
+import type { ObjectStore } from './objectStore';
+
+/** A file larger than this is left out (and named so by undo): such files are build outputs or data, and copying them on each change would cost more than the undo is worth. */
+export const CHECKPOINT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** Files past this total are left out: a checkpoint never holds more of a workspace than this. */
+export const CHECKPOINT_MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
+/** Files past this count are left out, so a checkpoint of a huge tree ends. */
+export const CHECKPOINT_MAX_FILES = 200_000;
+/** A stat within this much of the checkpoint's start is not trusted by the next one (git's "racy clean": a write in the same clock tick leaves mtime as it was). */
+export const CHECKPOINT_RACY_MS = 50;
+/** The walk lets the event loop run after this many folders. */
+const YIELD_EVERY_FOLDERS = 64;
+/** Read by git itself in every folder; ours are read at the root. */
+const GITIGNORE = '.gitignore';
+
+export type LeftOutReason = 'too-large' | 'over-total' | 'unreadable';
+
+export type TreeEntry =
+  /** A file: content hash, size, mode, mtime, inode and ctime (the stat compared by the next checkpoint). */
+  | { readonly k: 'f'; readonly h: string; readonly s: number; readonly m: number; readonly t: number; readonly i: number; readonly c: number }
+  | { readonly k: 'l'; readonly to: string }
+  | { readonly k: 'd'; readonly h: string }
+  | { readonly k: 'x'; readonly why: LeftOutReason; readonly s: number };
+
+export type Tree = Readonly<Record<string, TreeEntry>>;
+
+export interface TreeOptions {
+  readonly store: ObjectStore;
+  /** The same folder's tree in the last checkpoint, whose stats spare reading unchanged files. */
+  readonly previous?: { readonly tree: string; readonly takenAt: number };
+  /** Root-level ignore files in gitignore syntax (ours and other agents'). */
+  readonly ignoreFiles: readonly string[];
+  /** Absolute paths never walked (the checkpoints' own storage when it is inside the workspace). */
+  readonly skip: ReadonlySet<string>;
+  readonly signal?: AbortSignal;
+}
+
+export interface TreeResult {
+  readonly tree: string;
+  readonly files: number;
+  readonly bytes: number;
+  /** Files whose bytes were read (the rest matched the previous stat). */
+  readonly read: number;
+}
+
+export function readTree(store: ObjectStore, hash: string): Tree {
+  return JSON.parse(store.get(hash).toString('utf8')) as Tree;
+}
+
+interface Rules {
+  readonly base: string;
+  readonly rules: Ignore;
+}
+
+/** Writes the folder's tree into the store and returns its hash. */
+export async function writeTree(folder: string, options: TreeOptions): Promise<TreeResult> {
+  const { store } = options;
+  const counts = { files: 0, bytes: 0, read: 0, folders: 0 };
+  const trustBefore = options.previous ? options.previous.takenAt - CHECKPOINT_RACY_MS : -Infinity;
+  const rootRules: Rules[] = [];
+  for (const name of options.ignoreFiles) {
+    const text = readText(path.join(folder, name));
+    if (text !== undefined) rootRules.push({ base: folder, rules: ignore().add(text) });
+  }
+
+  const visit = async (dir: string, previous: Tree | undefined, inherited: readonly Rules[]): Promise<string> => {
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (++counts.folders % YIELD_EVERY_FOLDERS === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const gitignore = readText(path.join(dir, GITIGNORE));
+    const rules = gitignore === undefined ? inherited : [...inherited, { base: dir, rules: ignore().add(gitignore) }];
+    const tree: Record<string, TreeEntry> = {};
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir).sort();
+    } catch {
+      return store.put(Buffer.from('{}'));
+    }
+    for (const name of names) {
+      if (name === GIT_DIR_NAME) continue;
+      const full = path.join(dir, name);
+      if (options.skip.has(full)) continue;
+      let stat: fs.Stats;
+      try {
+        stat = fs.lstatSync(full);
+      } catch {
+        continue;
+      }
+      if (ignored(rules, full, stat.isDirectory(), options.ignoreFiles, folder)) continue;
+      const before = previous?.[name];
+      if (stat.isDirectory()) {
+        const sub = before?.k === 'd' ? readTree(store, before.h) : undefined;
+        tree[name] = { k: 'd', h: await visit(full, sub, rules) };
+      } else if (stat.isSymbolicLink()) {
+        try {
+          tree[name] = { k: 'l', to: fs.readlinkSync(full) };
+        } catch {
+          tree[name] = { k: 'x', why: 'unreadable', s: 0 };
+        }
+      } else if (stat.isFile()) {
+        tree[name] = fileEntry(full, stat, before, trustBefore, counts, store);
+      }
+    }
+    return store.put(Buffer.from(JSON.stringify(tree)));
+  };
+
+  const tree = await visit(folder, options.previous ? readTree(store, options.previous.tree) : undefined, rootRules);
+  return { tree, files: counts.files, bytes: counts.bytes, read: counts.read };
+}
+
+function fileEntry(
+  full: string,
+  stat: fs.Stats,
+  before: TreeEntry | undefined,
+  trustBefore: number,
+  counts: { files: number; bytes: number; read: number },
+  store: ObjectStore,
+): TreeEntry {
+  if (stat.size > CHECKPOINT_MAX_FILE_BYTES) return { k: 'x', why: 'too-large', s: stat.size };
+  if (counts.files >= CHECKPOINT_MAX_FILES || counts.bytes + stat.size > CHECKPOINT_MAX_TOTAL_BYTES) return { k: 'x', why: 'over-total', s: stat.size };
+  counts.files++;
+  counts.bytes += stat.size;
+  const mode = stat.mode & 0o7777;
+  if (
+    before?.k === 'f' &&
+    before.s === stat.size &&
+    before.t === stat.mtimeMs &&
+    before.c === stat.ctimeMs &&
+    before.i === stat.ino &&
+    before.m === mode &&
+    stat.mtimeMs < trustBefore &&
+    stat.ctimeMs < trustBefore
+  ) {
+    return before;
+  }
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(full);
+  } catch {
+    return { k: 'x', why: 'unreadable', s: stat.size };
+  }
+  counts.read++;
+  const hash = store.put(bytes);
+  return { k: 'f', h: hash, s: bytes.length, m: mode, t: stat.mtimeMs, i: stat.ino, c: stat.ctimeMs };
+}
+
+function ignored(rules: readonly Rules[], full: string, directory: boolean, ignoreFiles: readonly string[], folder: string): boolean {
+  const fromRoot = path.relative(folder, full).split(path.sep).join('/');
+  // The ignore files themselves are the user's files: kept, so an undo restores them too.
+  if (ignoreFiles.includes(fromRoot)) return false;
+  for (const { base, rules: set } of rules) {
+    const relative = path.relative(base, full).split(path.sep).join('/');
+    if (set.ignores(directory ? `${relative}/` : relative)) return true;
+  }
+  return false;
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A path whose entry differs between two trees (files, links and left-out files; folders are walked). */
+export interface TreeChange {
+  readonly path: string;
+  readonly before: TreeEntry | undefined;
+  readonly after: TreeEntry | undefined;
+}
+
+/** What differs between two trees of one folder; subtrees with the same hash are skipped unread. */
+export function diffTrees(store: ObjectStore, before: string | undefined, after: string | undefined, folder: string, into: TreeChange[] = []): TreeChange[] {
+  if (before === after) return into;
+  const a = before ? readTree(store, before) : {};
+  const b = after ? readTree(store, after) : {};
+  for (const name of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const x = a[name];
+    const y = b[name];
+    const full = path.join(folder, name);
+    const xDir = x?.k === 'd' ? x.h : undefined;
+    const yDir = y?.k === 'd' ? y.h : undefined;
+    if (xDir || yDir) diffTrees(store, xDir, yDir, full, into);
+    const xLeaf = x?.k === 'd' ? undefined : x;
+    const yLeaf = y?.k === 'd' ? undefined : y;
+    if (!sameEntry(xLeaf, yLeaf)) into.push({ path: full, before: xLeaf, after: yLeaf });
+  }
+  return into;
+}
+
+/** Whether two leaf entries hold the same content (a file's stat may differ while its bytes and mode do not). */
+export function sameEntry(a: TreeEntry | undefined, b: TreeEntry | undefined): boolean {
+  if (!a || !b) return a === b;
+  if (a.k === 'f' && b.k === 'f') return a.h === b.h && a.m === b.m;
+  if (a.k === 'l' && b.k === 'l') return a.to === b.to;
+  if (a.k === 'x' && b.k === 'x') return a.s === b.s && a.why === b.why;
+  return false;
+}
+
+/** The entry at `relative` (posix) in a tree, undefined when absent or a folder. */
+export function entryAt(store: ObjectStore, tree: string, relative: string): TreeEntry | undefined {
+  let current = readTree(store, tree);
+  const parts = relative.split('/');
+  for (let index = 0; index < parts.length; index++) {
+    const entry = current[parts[index]!];
+    if (!entry) return undefined;
+    if (index === parts.length - 1) return entry.k === 'd' ? undefined : entry;
+    if (entry.k !== 'd') return undefined;
+    current = readTree(store, entry.h);
+  }
+  return undefined;
+}
+
+/** Every object a tree reaches (itself, its subtrees, its files' bytes), for pruning. */
+export function reachable(store: ObjectStore, tree: string, into: Set<string>): void {
+  if (into.has(tree)) return;
+  into.add(tree);
+  for (const entry of Object.values(readTree(store, tree))) {
+    if (entry.k === 'd') reachable(store, entry.h, into);
+    else if (entry.k === 'f') into.add(entry.h);
+  }
+}
