@@ -35,7 +35,17 @@ qualifying calls start before the input ends; the end of the input ends the turn
 Serves the bridge protocol (docs/PROTOCOL.md) over JSON-RPC on stdin/stdout for an agent that started
 tool-exec as its child: initialize, executor/listTools, beginTurn, offer, endTurn, executeBatch,
 cancelTurn, with executor/event notifications. Approvals come from --approve, --settings and hooks
-(denied otherwise). It ends when the agent closes stdin or sends exit.`;
+(denied otherwise). It ends when the agent closes stdin or sends exit.
+
+       tool-exec undo [--workspace DIR] [--artifacts DIR] [--turn ID] [--force] [--json]
+
+Undoes a turn of tool-exec run (the last one by default): every path it changed, by a tool or by a
+command, goes back to what it was before the turn. A path changed since is skipped and named, unless
+--force. Undoing an undo is the redo.
+
+       tool-exec checkpoints list|clear [--workspace DIR] [--artifacts DIR] [--json]
+
+Lists the turns that can be undone (newest last), or removes them all.`;
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -62,9 +72,12 @@ export type Command =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
   | { readonly kind: 'run'; readonly args: RunArgs }
-  | { readonly kind: 'serve'; readonly args: ServeArgs };
+  | { readonly kind: 'serve'; readonly args: ServeArgs }
+  /** `undo` and `checkpoints`, parsed by their own module. */
+  | { readonly kind: 'checkpoints'; readonly argv: readonly string[] };
 
 export function parseCommand(argv: readonly string[]): Command {
+  if (argv[0] === 'undo' || argv[0] === 'checkpoints') return { kind: 'checkpoints', argv };
   let parsed;
   try {
     parsed = parseArgs({
@@ -95,8 +108,8 @@ export function parseCommand(argv: readonly string[]): Command {
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
   const [command, ...rest] = positionals;
-  if (command === undefined) throw new UsageError('missing command: expected `run` or `serve`');
-  if (command !== 'run' && command !== 'serve') throw new UsageError(`unknown command '${command}': expected \`run\` or \`serve\``);
+  if (command === undefined) throw new UsageError('missing command: expected `run`, `serve`, `undo` or `checkpoints`');
+  if (command !== 'run' && command !== 'serve') throw new UsageError(`unknown command '${command}': expected \`run\`, \`serve\`, \`undo\` or \`checkpoints\``);
   if (command === 'serve') return { kind: 'serve', args: serveArgs(values, rest) };
   if (rest.length === 0) throw new UsageError('missing CALLS: give a JSON file or - for stdin');
   if (rest.length > 1) throw new UsageError(`expected one CALLS argument, got ${rest.length}: ${rest.join(' ')}`);

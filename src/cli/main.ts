@@ -50,6 +50,12 @@ async function main(argv: readonly string[]): Promise<number> {
     output.write(`${typeof TOOL_EXEC_VERSION === 'string' ? TOOL_EXEC_VERSION : 'dev'}\n`);
     return 0;
   }
+  if (command.kind === 'checkpoints') {
+    // Required here: a start of `run` does not evaluate the checkpoint store.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { runCheckpointCommand } = require('./checkpoints') as typeof import('./checkpoints');
+    return runCheckpointCommand(command.argv, process.cwd(), output);
+  }
   containment.install();
   const level = process.env.TOOL_EXEC_LOG;
   const turn = new AbortController();

@@ -1,10 +1,13 @@
 // `tool-exec run`: builds an executor over Node adapters, runs the batch, prints the results.
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { ApprovalClient } from '../executor';
 import type { Logger } from '../executor';
 import { FixedApprovalClient } from '../node/approval/fixedApprovalClient';
 import { TtyApprovalClient } from '../node/approval/ttyApprovalClient';
+import { HostTurnCheckpoint } from '../node/checkpoints/hostTurn';
 import { UsageError, type RunArgs } from './args';
+import { checkpointStoreFor } from './checkpoints';
 import { readCalls, streamCalls } from './readCalls';
 import { createCliExecutor, loadModuleTools, workspaceOf } from './cliExecutor';
 import type { CliWriter } from './cliOutput';
@@ -32,7 +35,9 @@ export async function runBatch(args: RunArgs, io: CliIo): Promise<number> {
   const { executor, close } = await createCliExecutor(args, io, workspace, moduleTools, approvalClientFor(args, io));
   try {
     const started = performance.now();
-    const turn = executor.beginTurn({ signal: io.signal });
+    // The batch is one turn `tool-exec undo` can undo: checkpointed before its first write.
+    const checkpoint = new HostTurnCheckpoint(checkpointStoreFor(workspace, args.artifacts, io.cwd), `run-${randomUUID().slice(0, 8)}`, `tool-exec run ${args.calls}`, [workspace]);
+    const turn = executor.beginTurn({ signal: io.signal, checkpoint });
     const printer = new OrderedPrinter(args.json, io.stdout);
     turn.onEvent((event) => {
       if (event.type === 'toolCallResult' || event.type === 'toolCallFailed') printer.add(event.result);
@@ -49,6 +54,9 @@ export async function runBatch(args: RunArgs, io: CliIo): Promise<number> {
       turn.end();
     }
     const results = await turn.results();
+    await checkpoint.end(results.flatMap((result) => result.changes.map((change) => change.absolutePath))).catch((error: unknown) => {
+      io.logger.warn('checkpoint.end_failed', { error: String(error) });
+    });
     const backgroundStopped: StoppedBackground[] = executor.backgroundTasks
       .list()
       .filter((task) => task.status === 'running')

@@ -36,6 +36,7 @@ export type { PermissionBehavior, PermissionDecision, PermissionPolicy, Permissi
 export { noRedaction, type RedactionStream, type Redactor } from './ports/redactor';
 export type { Span, SpanAttributeValue, Telemetry } from './ports/telemetry';
 export type { SnapshotSession, WorkspaceSnapshotter } from './ports/workspace/workspaceSnapshotter';
+export type { TurnCheckpoint } from './ports/workspace/turnCheckpoint';
 export { TailBuffer } from './results/stream/tailBuffer';
 export { type IgnoredPaths } from './ports/workspace/ignoredPaths';
 export { AGENT_IGNORE_FILES, SECRET_FILE_GLOBS } from './policy/path/sensitiveFiles';

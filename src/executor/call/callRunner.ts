@@ -91,7 +91,7 @@ async function runStages(state: CallState, deps: ExecutorDeps): Promise<StageFai
     state.signal.throwIfAborted();
     // 7. The timeout starts only now.
     resolveTimeout(state, deps);
-    // 8. Snapshot before.
+    // 8. The turn's checkpoint (its first write only), then the snapshot before.
     const before = snapshotBefore(state, deps);
     if (before) await before;
     // 9. The handler, in crash capture, under the deadline.

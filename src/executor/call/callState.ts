@@ -5,6 +5,7 @@ import type { CallEvent, CallFlags } from '../contract/events';
 import type { ToolEntry, ToolRegistry } from '../contract/registry';
 import type { AdmissionGate } from '../ports/admissionGate';
 import type { ApprovalClient } from '../ports/approvalClient';
+import type { TurnCheckpoint } from '../ports/workspace/turnCheckpoint';
 import type { ArtifactStore } from '../ports/workspace/artifactStore';
 import type { HookSource } from '../ports/hooks';
 import type { IgnoredPaths } from '../ports/workspace/ignoredPaths';
@@ -69,6 +70,8 @@ export interface CallOptions {
   readonly group?: number;
   /** Tools offered to the model this turn; others are refused at lookup. Undefined: all enabled tools. */
   readonly offeredTools?: ReadonlySet<string>;
+  /** The turn's checkpoint, taken before the first call that may write. */
+  readonly checkpoint?: TurnCheckpoint;
 }
 
 /** A failure that ends the pipeline early; turned into a result at one edge (`finish.ts`). */

@@ -20,6 +20,7 @@ import type { ToolCallResult } from '../contract/result';
 import { TurnResults } from '../results/turnResults';
 import { MAX_GROUP_SIZE, scheduleCalls } from './scheduler';
 import { NEVER_ABORTED } from '../contract/neverAborted';
+import type { TurnCheckpoint } from '../ports/workspace/turnCheckpoint';
 
 
 export interface TurnOptions {
@@ -39,6 +40,8 @@ export interface TurnOptions {
   readonly earlyDispatch?: boolean;
   /** What the host calls this turn, for views and logs (e.g. the chat prompt). */
   readonly label?: string;
+  /** Taken before the first call that may write, so the host can undo what the turn changed. */
+  readonly checkpoint?: TurnCheckpoint;
 }
 
 /** What a turn needs from its executor. */
@@ -97,7 +100,7 @@ export class Turn {
     const deps: ExecutorDeps = { ...host.deps, approvalClient: options.approvalClient ?? host.deps.approvalClient, emit };
     const own = options.maxConcurrency === undefined ? undefined : new Semaphore(Math.max(1, options.maxConcurrency));
     const signal = options.signal ?? NEVER_ABORTED;
-    this.run = { deps, slots: nestedSlots(host.slots, own), signal, options: { signal, turn: this.info, offeredTools: options.offeredTools } };
+    this.run = { deps, slots: nestedSlots(host.slots, own), signal, options: { signal, turn: this.info, offeredTools: options.offeredTools, checkpoint: options.checkpoint } };
     this.results_ = new TurnResults(deps, options.maxTotalResultBytes ?? host.maxTotalResultBytes);
     this.done = new Promise<ToolCallResult[]>((resolve, reject) => {
       this.resolveDone = resolve;

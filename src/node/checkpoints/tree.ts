@@ -189,16 +189,21 @@ export function diffTrees(store: ObjectStore, before: string | undefined, after:
     const xDir = x?.k === 'd' ? x.h : undefined;
     const yDir = y?.k === 'd' ? y.h : undefined;
     if (xDir || yDir) diffTrees(store, xDir, yDir, full, into);
-    const xLeaf = x?.k === 'd' ? undefined : x;
-    const yLeaf = y?.k === 'd' ? undefined : y;
+    // A folder is a change of its own only where it appears or goes (an empty one holds no leaf).
+    const xLeaf = x?.k === 'd' ? (y?.k === 'd' ? undefined : FOLDER) : x;
+    const yLeaf = y?.k === 'd' ? (x?.k === 'd' ? undefined : FOLDER) : y;
     if (!sameEntry(xLeaf, yLeaf)) into.push({ path: full, before: xLeaf, after: yLeaf });
   }
   return into;
 }
 
+/** A folder in a change: its content is compared entry by entry, not as one. */
+export const FOLDER: TreeEntry = { k: 'd', h: '' };
+
 /** Whether two leaf entries hold the same content (a file's stat may differ while its bytes and mode do not). */
 export function sameEntry(a: TreeEntry | undefined, b: TreeEntry | undefined): boolean {
   if (!a || !b) return a === b;
+  if (a.k === 'd' && b.k === 'd') return true;
   if (a.k === 'f' && b.k === 'f') return a.h === b.h && a.m === b.m;
   if (a.k === 'l' && b.k === 'l') return a.to === b.to;
   if (a.k === 'x' && b.k === 'x') return a.s === b.s && a.why === b.why;

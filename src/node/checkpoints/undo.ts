@@ -162,7 +162,7 @@ export function currentEntry(file: string, expected?: TreeEntry): CurrentEntry |
 }
 
 function sameCurrent(current: CurrentEntry | undefined, expected: TreeEntry | undefined): boolean {
-  if (current?.k === 'dir') return false;
+  if (current?.k === 'dir') return expected?.k === 'd';
   return sameEntry(current, expected);
 }
 
@@ -186,7 +186,18 @@ function restorePath(store: CheckpointStore, planned: PlannedPath): void {
   if (!isInside(file, folder)) throw new Error('outside the workspace folder');
   ensureRealParents(file, folder, target !== undefined);
   const current = fs.lstatSync(file, { throwIfNoEntry: false });
-  if (current?.isDirectory()) throw new Error('a folder is there now');
+  if (target?.k === 'd') {
+    if (current && !current.isDirectory()) throw new Error(`a ${current.isSymbolicLink() ? 'link' : 'file'} is there now, not a folder`);
+    if (!current) fs.mkdirSync(file);
+    return;
+  }
+  if (current?.isDirectory()) {
+    if (target) throw new Error('a folder is there now');
+    // The turn made this folder: its own paths were put back first (deepest first), so it is empty unless someone else wrote there.
+    if (fs.readdirSync(file).length > 0) throw new Error('the folder the turn made is not empty now: left as it is');
+    fs.rmdirSync(file);
+    return;
+  }
   if (!target) {
     if (current) fs.unlinkSync(file);
     return;

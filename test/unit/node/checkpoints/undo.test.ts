@@ -126,8 +126,12 @@ describe('undo never loses what changed after the turn', () => {
     fs.rmSync(path.join(folder, 'dir'), { recursive: true });
     await store.endTurn('t');
     fs.symlinkSync(outside, path.join(folder, 'dir'));
-    const outcome = await undoTurn(store, 't', never);
-    assert.deepEqual(outcome.failed.map((entry) => entry.error), ['dir is a link now, not a folder']);
+    // The link is a change since the turn: asked about, and even when overwriting is chosen, never followed.
+    const outcome = await undoTurn(store, 't', (conflicts) => {
+      assert.deepEqual(conflicts.map((conflict) => path.relative(folder, conflict.path)), ['dir']);
+      return 'overwrite';
+    });
+    assert.deepEqual(outcome.failed.map((entry) => `${path.relative(folder, entry.path)}: ${entry.error}`), ['dir/x.txt: dir is a link now, not a folder', 'dir: a link is there now, not a folder']);
     assert.deepEqual(fs.readdirSync(outside), []);
   });
 });
