@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPEATS, REPO_ROOT, runTimed, type Row } from './lib';
 import { bundleRow, HOST_STARTS } from './rows/bundle';
+import { checkpointStorageRow, firstCheckpointRow, laterCheckpointRow, undoRow } from './rows/checkpoints';
 import { echoRow, noopRow, readRow } from './rows/pipeline';
 import { bigOutputRow, freshCliRow } from './rows/process';
 import { promptAssemblyRow } from './rows/promptAssembly';
@@ -27,6 +28,10 @@ const ROWS: ReadonlyArray<readonly [string, () => Promise<Row>]> = [
   ['bundle', bundleRow],
   ['sandbox', sandboxEchoRow],
   ['prompt', promptAssemblyRow],
+  ['checkpoint', firstCheckpointRow],
+  ['checkpoint10', laterCheckpointRow],
+  ['undo100', undoRow],
+  ['checkpointStorage', checkpointStorageRow],
 ];
 
 /**

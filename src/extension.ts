@@ -23,6 +23,7 @@ import { ContextMemory } from './vscode/chat/contextFit';
 import { DEFAULT_MAX_ROUNDS, runModelLoop } from './vscode/chat/modelLoop';
 import type { CommandHost } from './vscode/chat/slashCommands';
 import { PARTICIPANT_ID, registerChatParticipant } from './vscode/chat/participant';
+import { TurnUndo } from './vscode/undo/turnUndo';
 import { AgentBridge } from './vscode/bridge/agentBridge';
 import { AcpAgents } from './vscode/acp/acpAgents';
 import { AcpChat } from './vscode/acp/acpChat';
@@ -154,6 +155,9 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version: String(context.extension.packageJSON.version), workspaceFolders: () => workspaceFolders });
   const acpChat = new AcpChat(acpAgents, { redactor, diffLinks, workspaceFolders: () => workspaceFolders });
   subscriptions.push(acpAgents);
+  // Each `@executor` request is checkpointed before its first write, so the reply can undo it.
+  const turnUndo = new TurnUndo(storageRoot, () => workspaceFolders, snapshots);
+  subscriptions.push(turnUndo);
   const chatHost: CommandHost = {
     participantId: PARTICIPANT_ID,
     executor,
@@ -174,6 +178,7 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
     sandboxState: () => core().sandbox.state,
     ignoredPaths: () => core().ignored,
     logger,
+    checkpoints: turnUndo,
   };
   subscriptions.push(
     registerChatParticipant(

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ObjectStore } from './objectStore';
-import { reachable, writeTree } from './tree';
+import { entryAt, reachable, writeTree } from './tree';
 
 export interface FolderCheckpoint {
   readonly folder: string;
@@ -99,6 +99,17 @@ export class CheckpointStore {
   checkpoint(id: string): Checkpoint {
     if (!/^[0-9a-z]+-[0-9a-f]{8}$/.test(id)) throw new Error(`not a checkpoint id: ${id}`);
     return JSON.parse(fs.readFileSync(path.join(this.root, 'checkpoints', `${id}.json`), 'utf8')) as Checkpoint;
+  }
+
+  /** A file's bytes as the checkpoint holds them; undefined when it held no file there. */
+  fileAt(id: string, file: string): Buffer | undefined {
+    for (const folder of this.checkpoint(id).folders) {
+      const relative = path.relative(folder.folder, file);
+      if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) continue;
+      const entry = entryAt(this.objects, folder.tree, relative.split(path.sep).join('/'));
+      return entry?.k === 'f' ? this.objects.get(entry.h) : undefined;
+    }
+    return undefined;
   }
 
   /** The checkpoint before a turn's first write; taken once per turn. */

@@ -9,6 +9,7 @@
 //      button, on a model error (one sentence, never a stack trace), or when even the latest round
 //      cannot fit the window.
 // Each round's calls and results go into the reply's metadata for the next prompt.
+import { UNDO_BACK_TO_COMMAND, UNDO_TURN_COMMAND, type ChatTurnCheckpoint } from '../undo/turnUndo';
 import * as vscode from 'vscode';
 import type { ToolCall } from '../../executor';
 import type { ToolExecutor } from '../../executor';
@@ -51,6 +52,8 @@ export interface ChatHost {
   ignoredPaths?(): IgnoredPaths | undefined;
   /** Where each request's context figures go (`chat.context`: tokens, what was shortened, what counting cost). */
   readonly logger?: Logger;
+  /** Checkpoints each request before its first write, so the reply can offer to undo it. */
+  readonly checkpoints?: { begin(title: string): ChatTurnCheckpoint | undefined };
 }
 
 export async function runModelLoop(
@@ -68,6 +71,9 @@ export async function runModelLoop(
   if (!modelCallsTools(request.model)) return result('modelError', noToolCallingSentence(request.model.name));
   const controller = new AbortController();
   const onCancel = token.onCancellationRequested(() => controller.abort());
+  const checkpoint = host.checkpoints?.begin(oneLine(host.redactor.redact(request.prompt), TURN_LABEL_MAX_CHARS));
+  // What the request's calls reported changed: undo names those no checkpoint holds (ignored files).
+  const reported: string[] = [];
   try {
     const earlier = conversationFromHistory(context.history, host.participantId);
     host.refreshTools?.();
@@ -90,7 +96,7 @@ export async function runModelLoop(
       const options: vscode.LanguageModelChatRequestOptions = { tools: offered, justification: 'Runs the tools you approve in this workspace.' };
       if (index === 0 && choice.required) options.toolMode = vscode.LanguageModelChatToolMode.Required;
       const label = `@executor ${oneLine(host.redactor.redact(request.prompt), TURN_LABEL_MAX_CHARS)}${index > 0 ? ` (round ${index + 1})` : ''}`;
-      const round = await runRound(host, request, assembled.messages, options, stream, token, controller.signal, label);
+      const round = await runRound(host, request, assembled.messages, options, stream, token, controller.signal, label, checkpoint, reported);
       rounds.push(await fit.intake(round.round));
       if (round.error !== undefined) {
         if (token.isCancellationRequested) return result('cancelled');
@@ -105,7 +111,18 @@ export async function runModelLoop(
     return result('modelError', modelErrorSentence(request.model.name, errorFields(error)));
   } finally {
     onCancel.dispose();
+    const record = await checkpoint?.end(reported).catch((error: unknown) => {
+      host.logger?.warn('chat.checkpoint.failed', { error: String(error) });
+      return undefined;
+    });
+    if (record) offerUndo(stream, record.turnId);
   }
+}
+
+/** The reply's undo buttons, once the request changed something. */
+function offerUndo(stream: vscode.ChatResponseStream, turnId: string): void {
+  stream.button({ command: UNDO_TURN_COMMAND, title: 'Undo this turn', arguments: [turnId] });
+  stream.button({ command: UNDO_BACK_TO_COMMAND, title: 'Undo back to here', arguments: [turnId] });
 }
 
 interface RoundOutcome {
@@ -123,8 +140,11 @@ async function runRound(
   token: vscode.CancellationToken,
   signal: AbortSignal,
   label: string,
+  checkpoint: ChatTurnCheckpoint | undefined,
+  reported: string[],
 ): Promise<RoundOutcome> {
-  const turn = host.executor.beginTurn({ signal, offeredTools: new Set((options.tools ?? []).map((tool) => tool.name)), label });
+  const turn = host.executor.beginTurn({ signal, offeredTools: new Set((options.tools ?? []).map((tool) => tool.name)), label, ...(checkpoint ? { checkpoint: checkpoint.checkpoint } : {}) });
+  checkpoint?.bind(turn.id);
   const renderer = new ReplyRenderer(stream, turn, { redactor: host.redactor, diffLinks: host.diffLinks, workspaceFolders: () => host.workspaceFolders() });
   const calls: ToolCall[] = [];
   let text = '';
@@ -158,6 +178,7 @@ async function runRound(
   }
   try {
     const results = await turn.results();
+    for (const result of results) for (const change of result.changes) reported.push(change.absolutePath);
     return { round: roundOf(text, calls, results), error };
   } finally {
     renderer.dispose();

@@ -1,0 +1,179 @@
+// Undo of a chat turn in VS Code: the checkpoints of each `@executor` request (in the workspace
+// storage), the reply's "Undo this turn" and "Undo back to here", the command "Undo Last Turn", a modal
+// for paths changed since (with their diffs), and what the undo put back, each with Open Diff.
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TurnCheckpoint } from '../../executor';
+import { AGENT_IGNORE_FILES } from '../../executor';
+import { CheckpointStore, type TurnRecord } from '../../node/checkpoints/checkpointStore';
+import { HostTurnCheckpoint } from '../../node/checkpoints/hostTurn';
+import { undoTurn, type Conflict, type PlannedPath, type UndoOutcome } from '../../node/checkpoints/undo';
+import type { SnapshotContentProvider } from '../results/diffEditor';
+
+export const UNDO_TURN_COMMAND = 'agentToolExecutor.undoTurn';
+export const UNDO_BACK_TO_COMMAND = 'agentToolExecutor.undoBackTo';
+export const UNDO_LAST_TURN_COMMAND = 'agentToolExecutor.undoLastTurn';
+export const CLEAR_CHECKPOINTS_COMMAND = 'agentToolExecutor.clearCheckpoints';
+/** The Tool Calls view's turn menu: undoes the chat request the executor turn belonged to. */
+export const UNDO_VIEW_TURN_COMMAND = 'agentToolExecutor.undoToolCallsTurn';
+
+/** A chat request's checkpoint: given to each executor turn of the request, ended with the request. */
+export interface ChatTurnCheckpoint {
+  readonly checkpoint: TurnCheckpoint;
+  /** An executor turn (a round) of the request, so the Tool Calls view can undo the request from it. */
+  bind(executorTurnId: string): void;
+  /** The recorded turn, or undefined when the request wrote nothing. */
+  end(reported: readonly string[]): Promise<TurnRecord | undefined>;
+}
+
+/** Conflicts listed in the modal; the rest are counted. */
+const MAX_LISTED_CONFLICTS = 10;
+
+export class TurnUndo implements vscode.Disposable {
+  private store: CheckpointStore | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Executor turn → the chat request's checkpointed turn, for the Tool Calls view (which lives as long). */
+  private readonly rounds = new Map<string, string>();
+
+  constructor(
+    private readonly storageRoot: vscode.Uri,
+    private readonly folders: () => readonly string[],
+    private readonly snapshots: SnapshotContentProvider,
+  ) {
+    this.disposables.push(
+      vscode.commands.registerCommand(UNDO_TURN_COMMAND, (turnId?: string) => this.undo(turnId)),
+      vscode.commands.registerCommand(UNDO_BACK_TO_COMMAND, (turnId: string) => this.undoBackTo(turnId)),
+      vscode.commands.registerCommand(UNDO_LAST_TURN_COMMAND, () => this.undo(undefined)),
+      vscode.commands.registerCommand(CLEAR_CHECKPOINTS_COMMAND, () => this.clear()),
+      vscode.commands.registerCommand(UNDO_VIEW_TURN_COMMAND, (node?: { turn?: { turnId?: string } }) => this.undoRound(node?.turn?.turnId)),
+    );
+  }
+
+  /** A checkpoint for one chat request; undefined without a workspace folder. */
+  begin(title: string): ChatTurnCheckpoint | undefined {
+    const folders = this.folders();
+    if (folders.length === 0) return undefined;
+    const turn = new HostTurnCheckpoint(this.checkpoints(), `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, title, [...folders]);
+    return { checkpoint: turn, bind: (round) => this.rounds.set(round, turn.turnId), end: (reported) => turn.end(reported) };
+  }
+
+  private async undoRound(round: string | undefined): Promise<UndoOutcome | undefined> {
+    const turnId = round ? this.rounds.get(round) : undefined;
+    if (!turnId || !this.checkpoints().turn(turnId)) {
+      void vscode.window.showInformationMessage('This turn changed no file, or its checkpoints are no longer kept.');
+      return undefined;
+    }
+    return this.undo(turnId);
+  }
+
+  /** The turns that can be undone, oldest first. */
+  turns(): TurnRecord[] {
+    return this.folders().length === 0 ? [] : this.checkpoints().turns();
+  }
+
+  /** Undoes one turn (the last one by default) and shows what it put back; the outcome, for tests. */
+  async undo(turnId: string | undefined): Promise<UndoOutcome | undefined> {
+    const store = this.checkpoints();
+    const id = turnId ?? store.turns().at(-1)?.turnId;
+    if (!id) {
+      void vscode.window.showInformationMessage('There is no turn to undo in this workspace.');
+      return undefined;
+    }
+    let outcome: UndoOutcome;
+    try {
+      outcome = await undoTurn(store, id, (conflicts) => this.askAboutConflicts(store, id, conflicts));
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Could not undo the turn: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+    if (!outcome.cancelled) void this.showOutcome(store, outcome);
+    return outcome;
+  }
+
+  /** Undoes every turn from the newest back to `turnId`, newest first, each asked about on its own. */
+  async undoBackTo(turnId: string): Promise<UndoOutcome[]> {
+    const turns = this.checkpoints().turns();
+    const from = turns.findIndex((turn) => turn.turnId === turnId);
+    if (from < 0) {
+      void vscode.window.showErrorMessage(`No checkpoints are kept for turn ${turnId}: it is older than the retention.`);
+      return [];
+    }
+    const outcomes: UndoOutcome[] = [];
+    // Undos already done stay out: undoing back over them would redo what the user undid.
+    for (const turn of turns.slice(from).filter((entry) => entry.kind === 'turn').reverse()) {
+      const outcome = await this.undo(turn.turnId);
+      if (!outcome || outcome.cancelled) break;
+      outcomes.push(outcome);
+    }
+    return outcomes;
+  }
+
+  async clear(): Promise<void> {
+    const count = this.turns().length;
+    const answer = await vscode.window.showWarningMessage(`Remove the checkpoints of ${count} turn${count === 1 ? '' : 's'}? Those turns can no longer be undone.`, { modal: true }, 'Remove');
+    if (answer === 'Remove') this.checkpoints().clear();
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+
+  private checkpoints(): CheckpointStore {
+    if (!this.store) {
+      // One store per set of folders, so two workspaces sharing a storage never undo each other's turns.
+      const key = createHash('sha256').update(this.folders().join('\n')).digest('hex').slice(0, 16);
+      this.store = new CheckpointStore(path.join(this.storageRoot.fsPath, 'checkpoints', key), { ignoreFiles: AGENT_IGNORE_FILES });
+    }
+    return this.store;
+  }
+
+  private async askAboutConflicts(store: CheckpointStore, turnId: string, conflicts: readonly Conflict[]): Promise<'skip' | 'overwrite' | 'cancel'> {
+    const turn = store.turn(turnId);
+    const later = [...new Set(conflicts.flatMap((conflict) => conflict.laterTurns))];
+    const lines = conflicts.slice(0, MAX_LISTED_CONFLICTS).map((conflict) => `• ${this.shown(conflict.path)}${conflict.laterTurns.length > 0 ? ' (changed by a later turn)' : ''}`);
+    if (conflicts.length > MAX_LISTED_CONFLICTS) lines.push(`… and ${conflicts.length - MAX_LISTED_CONFLICTS} more`);
+    const detail = [
+      `${conflicts.length === 1 ? 'This file has' : 'These files have'} changed since the turn${later.length > 0 ? `, ${later.length === 1 ? 'by a later turn' : `by ${later.length} later turns`} or by you` : ', by you or another program'}:`,
+      ...lines,
+      '',
+      'Skip keeps them as they are now; Overwrite puts them back as they were before the turn.',
+    ].join('\n');
+    for (;;) {
+      const answer = await vscode.window.showWarningMessage(`Undo "${turn?.title ?? turnId}"?`, { modal: true, detail }, 'Skip Changed Files', 'Overwrite', 'Show Diffs');
+      if (answer === 'Skip Changed Files') return 'skip';
+      if (answer === 'Overwrite') return 'overwrite';
+      if (answer !== 'Show Diffs') return 'cancel';
+      for (const conflict of conflicts.slice(0, MAX_LISTED_CONFLICTS)) await this.openDiff(store, turn?.after, conflict, 'as the turn left it ↔ now');
+    }
+  }
+
+  private async showOutcome(store: CheckpointStore, outcome: UndoOutcome): Promise<void> {
+    const parts = [`Put back ${outcome.restored.length} path${outcome.restored.length === 1 ? '' : 's'}`];
+    if (outcome.skipped.length > 0) parts.push(`skipped ${outcome.skipped.length} changed since`);
+    if (outcome.notRestorable.length > 0) parts.push(`${outcome.notRestorable.length} could not be restored (${[...new Set(outcome.notRestorable.map((entry) => entry.reason))].join(', ')})`);
+    if (outcome.failed.length > 0) parts.push(`${outcome.failed.length} failed: ${outcome.failed.map((entry) => `${this.shown(entry.path)}: ${entry.error}`).join('; ')}`);
+    const actions = outcome.record ? ['Show Changes', 'Redo'] : ['Show Changes'];
+    const answer = await vscode.window.showInformationMessage(`${parts.join('; ')}.`, ...actions);
+    if (answer === 'Redo' && outcome.record) await this.undo(outcome.record.turnId);
+    if (answer !== 'Show Changes') return;
+    const picked = await vscode.window.showQuickPick(
+      outcome.restored.map((entry) => ({ label: this.shown(entry.path), description: VERB[entry.kind], entry })),
+      { title: 'What the undo put back', placeHolder: 'Open a diff (before the undo ↔ now)' },
+    );
+    if (picked) await this.openDiff(store, outcome.record?.before, picked.entry, 'before the undo ↔ now');
+  }
+
+  private async openDiff(store: CheckpointStore, checkpointId: string | undefined, entry: PlannedPath, caption: string): Promise<void> {
+    const old = checkpointId ? store.fileAt(checkpointId, entry.path) : undefined;
+    const left = this.snapshots.add(entry.path, 'before', old ? new TextDecoder().decode(old) : '');
+    const right = vscode.Uri.file(entry.path);
+    await vscode.commands.executeCommand('vscode.diff', left, right, `${path.basename(entry.path)} (${caption})`, { preview: false });
+  }
+
+  private shown(file: string): string {
+    return vscode.workspace.asRelativePath(file, this.folders().length > 1);
+  }
+}
+
+const VERB = { created: 'removed', modified: 'restored', deleted: 'brought back' } as const;

@@ -1,0 +1,58 @@
+/// <reference types="mocha" />
+// Undo of an `@executor` request in the real extension host: the reply offers "Undo this turn" once the
+// request wrote a file, the command puts the workspace back, and undoing the undo is the redo.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { UndoOutcome } from '../../../src/node/checkpoints/undo';
+import { extensionApi, recordingStream, waitFor, workspaceRoot } from './helpers';
+
+async function writeThroughChat(name: string, text: string) {
+  const api = await extensionApi();
+  const model = await waitFor('the window model', async () => (await vscode.lm.selectChatModels({ vendor: 'window-model', id: 'window-8k' }))[0]);
+  const request = { prompt: `write-once ${name} ${text}`, references: [], toolReferences: [], toolInvocationToken: undefined, model } as unknown as vscode.ChatRequest;
+  const { stream, parts } = recordingStream();
+  await api.testing.modelPrompt!(request, { history: [] }, stream, new vscode.CancellationTokenSource().token);
+  return parts;
+}
+
+/** The reply's undo buttons (a reply also has Open diff buttons for its edits). */
+function undoButtons(parts: readonly { method: string; args: unknown[] }[]): vscode.Command[] {
+  return parts.filter((part) => part.method === 'button').map((part) => part.args[0] as vscode.Command).filter((button) => button.command.startsWith('agentToolExecutor.undo'));
+}
+
+suite('undo of a chat turn', () => {
+  const name = 'undo-me.txt';
+  const file = () => path.join(workspaceRoot().fsPath, name);
+  teardown(async () => {
+    (await extensionApi()).testing.setApprovalResponder(undefined);
+    fs.rmSync(file(), { force: true });
+  });
+
+  test('"Undo this turn" removes the file the turn wrote; undoing the undo brings it back', async () => {
+    (await extensionApi()).testing.setApprovalResponder(() => ({ kind: 'allowOnce' }));
+    const parts = await writeThroughChat(name, 'written by the turn');
+    assert.equal(fs.readFileSync(file(), 'utf8'), 'written by the turn');
+    const buttons = undoButtons(parts);
+    assert.deepEqual(buttons.map((button) => [button.title, button.command]), [
+      ['Undo this turn', 'agentToolExecutor.undoTurn'],
+      ['Undo back to here', 'agentToolExecutor.undoBackTo'],
+    ]);
+    const undo = await vscode.commands.executeCommand<UndoOutcome>(buttons[0]!.command, ...(buttons[0]!.arguments ?? []));
+    assert.deepEqual(undo.restored.map((entry) => [path.basename(entry.path), entry.kind]), [[name, 'created']]);
+    assert.equal(fs.existsSync(file()), false);
+    const redo = await vscode.commands.executeCommand<UndoOutcome>('agentToolExecutor.undoTurn', undo.record!.turnId);
+    assert.equal(redo.record?.kind, 'redo');
+    assert.equal(fs.readFileSync(file(), 'utf8'), 'written by the turn');
+  });
+
+  test('a request that wrote nothing offers no undo', async () => {
+    fs.writeFileSync(file(), 'read me');
+    const model = await waitFor('the window model', async () => (await vscode.lm.selectChatModels({ vendor: 'window-model', id: 'window-8k' }))[0]);
+    const request = { prompt: `read-once ${name}`, references: [], toolReferences: [], toolInvocationToken: undefined, model } as unknown as vscode.ChatRequest;
+    const { stream, parts } = recordingStream();
+    await (await extensionApi()).testing.modelPrompt!(request, { history: [] }, stream, new vscode.CancellationTokenSource().token);
+    assert.deepEqual(undoButtons(parts), []);
+  });
+});
