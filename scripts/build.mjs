@@ -247,14 +247,17 @@ function coreOnFirstUse(coreOptions) {
    * @type {Map<string, string>}
    */
   const modules = new Map();
-  /** @type {Map<string, Promise<string[]>>} */
+  /** A core module's export names, and the files of its import graph, which watch mode watches for the core. @type {Map<string, Promise<{ exported: string[], watchFiles: string[] }>>} */
   const names = new Map();
   const exportNames = (file) => {
     let pending = names.get(file);
     if (!pending) {
       pending = esbuild
         .build({ entryPoints: [file], bundle: true, write: false, format: 'esm', platform: 'node', packages: 'external', metafile: true, logLevel: 'silent' })
-        .then((result) => Object.values(result.metafile.outputs).flatMap((output) => output.exports));
+        .then((result) => ({
+          exported: Object.values(result.metafile.outputs).flatMap((output) => output.exports),
+          watchFiles: Object.keys(result.metafile.inputs).map((input) => path.resolve(input)),
+        }));
       names.set(file, pending);
     }
     return pending;
@@ -274,9 +277,10 @@ function coreOnFirstUse(coreOptions) {
         return { path: id, namespace: 'core-module', pluginData: { file: resolved.path } };
       });
       build.onLoad({ filter: /.*/, namespace: 'core-module' }, async (args) => {
-        const exported = await exportNames(args.pluginData.file);
+        const { exported, watchFiles } = await exportNames(args.pluginData.file);
         return {
           loader: 'js',
+          watchFiles,
           resolveDir: process.cwd(),
           contents: [
             `const { coreModule } = require(${JSON.stringify(LOADER)});`,
@@ -365,8 +369,38 @@ cpSync('node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp', `${outdir}/v
 cpSync('node_modules/@anthropic-ai/sandbox-runtime/vendor/java-proxy-agent/srt-proxy-agent.jar', `${outdir}/vendor/java-proxy-agent/srt-proxy-agent.jar`);
 
 if (watch) {
+  // `[watch] build started` / `[watch] build finished` around each round of rebuilds, and errors as
+  // `✘ [ERROR] text` over `    file:line:column:`: the background problem matcher of .vscode/tasks.json,
+  // which lets F5 launch only once the first build is done.
+  let building = targets.length;
+  /** This round's errors, once each; a nested build's summary ("Build failed with…") only when nothing else is. */
+  let errors = new Map();
+  console.log('[watch] build started');
+  const watchReport = () => {
+    let first = true;
+    return {
+      name: 'watch-report',
+      setup(build) {
+        build.onStart(() => {
+          if (first) first = false;
+          else if (building++ === 0) console.log('[watch] build started');
+        });
+        build.onEnd((result) => {
+          for (const { text, location } of result.errors) {
+            const where = location ? `\n    ${location.file}:${location.line}:${location.column}:` : '';
+            errors.set(`✘ [ERROR] ${text.split('\n')[0]}${where}`, text.startsWith('Build failed with'));
+          }
+          if (--building > 0) return;
+          const own = [...errors].filter(([, summary]) => !summary);
+          for (const [line] of own.length > 0 ? own : [...errors]) console.error(line);
+          errors = new Map();
+          console.log('[watch] build finished');
+        });
+      },
+    };
+  };
   for (const options of targets) {
-    const ctx = await esbuild.context(options);
+    const ctx = await esbuild.context({ ...options, logLevel: 'silent', plugins: [...(options.plugins ?? []), watchReport()] });
     await ctx.watch();
   }
 } else {
