@@ -1,7 +1,7 @@
 // Streaming tool output in constant memory: chunks are decoded, redacted as a stream,
 // counted, and kept whole only while they are small. Past the spill size the pipeline keeps a
 // head, a tail ring buffer and counts, and writes the redacted stream to an artifact as it arrives.
-// Issue 13: ASCII chunks skip the UTF-8 decoder; artifact writes are batched (what arrives while one
+// For speed, ASCII chunks skip the UTF-8 decoder; artifact writes are batched (what arrives while one
 // write is in flight goes out as one), and backpressure waits only until the backlog is below the mark.
 import { isAscii } from 'node:buffer';
 import type { SpilledText } from '../budget';
