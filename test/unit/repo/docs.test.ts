@@ -23,8 +23,9 @@ describe('docs name what exists', () => {
     assert.deepEqual(missingPaths('docs/ARCHITECTURE.md'), []);
   });
 
-  it('every path docs/MEASUREMENTS.md names exists', () => {
+  it('every path docs/MEASUREMENTS.md and CONTRIBUTING.md name exists', () => {
     assert.deepEqual(missingPaths('docs/MEASUREMENTS.md'), []);
+    assert.deepEqual(missingPaths('CONTRIBUTING.md'), []);
   });
 
   it('every section of docs/MEASUREMENTS.md a comment points to exists', () => {
