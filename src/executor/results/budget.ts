@@ -13,7 +13,7 @@ export const SPILL_MIN_CHARS = 20_000;
 export const SPILL_BUDGET_FACTOR = 3;
 /** Spec §7: the artifact envelope previews the first 2000 chars. */
 export const PREVIEW_CHARS = 2000;
-/** The budget for tools that declare none: 256 KiB, the TypeScript executor the spec distils uses it. */
+/** The budget for tools that declare none: 256 KiB, as in the TypeScript executor the spec distils. */
 export const DEFAULT_MAX_MODEL_BYTES = 256 * 1024;
 /**
  * What model content may exceed its budget by, at most: the persisted envelope (a 2000-char

@@ -4,9 +4,9 @@
 //
 // Why not chokidar 4: on every change the kernel reports in a folder, it reads the whole folder again
 // and lstats each entry, with no option to turn that off, which costs more than the whole `git status`
-// a Write is measured against (docs/MEASUREMENTS.md, "File watcher"). From their source: watchpack 2.6 stats the one entry too,
-// but reports file times for webpack, not whether a name is new, and past 10000 watchers falls back
-// to Node's recursive `fs.watch`; `watcher` 2.3 is ESM only and reports behind a debounce; and
+// a Write is measured against (docs/MEASUREMENTS.md, "File watcher"). From their source: watchpack 2.6
+// stats the one entry too, but reports file times for webpack, not whether a name is new, and past 10000
+// watchers falls back to Node's recursive `fs.watch`; `watcher` 2.3 is ESM only and reports behind a debounce; and
 // @parcel/watcher 2.6 (measured) missed the files of a folder tree created in one go, Node 20's
 // recursive `fs.watch` watches every file one by one with no way to skip `node_modules`.
 import { watch, type FSWatcher, type Stats } from 'node:fs';
