@@ -50,6 +50,9 @@ async function* bodyOf(res: http.IncomingMessage, req: http.ClientRequest, signa
     }
     if (signal.aborted) throw abortError();
     if (!res.complete) throw Object.assign(new Error('the connection closed before the answer ended'), { code: 'ECONNRESET' });
+  } catch (error) {
+    // Destroying the request breaks the body with "aborted": that was us, so it is a cancellation.
+    throw signal.aborted ? abortError() : error;
   } finally {
     signal.removeEventListener('abort', onAbort);
     // A consumer that stops early (an error in the stream, a cancelled answer) ends the request too.
