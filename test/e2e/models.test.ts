@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { FAKE_DONE_TEXT, FAKE_MODEL, startFakeEndpoint, type FakeEndpoint, type FakeFormat } from '../models/fakeEndpoint';
+import { filesContaining, waitForSavedChat } from './savedFiles';
 import { Workbench } from './workbench';
 
 /** A key of the usual shape, unique enough that finding it anywhere means it leaked. */
@@ -89,7 +90,7 @@ test('a refused key is one sentence, and no key is in settings, logs, the saved 
     assert.match(shown, /refused the API key \(HTTP 401\); set the right one with "Agent Tool Executor: Set API Key…"/);
     await workbench.screenshot('models-4-refused-key');
 
-    await waitForSavedChat(FAKE_DONE_TEXT);
+    await waitForSavedChat(workbench, FAKE_DONE_TEXT, SAVE_TIMEOUT_MS);
     for (const format of ['openai', 'anthropic'] as const) {
       const key = KEYS[format];
       const surfaces = {
@@ -125,31 +126,4 @@ async function pickModel(name: string): Promise<void> {
   await workbench.page.keyboard.insertText(name);
   await workbench.page.locator(`.monaco-list-row[role="option"][aria-label^=${JSON.stringify(`${name},`)}]`).first().click();
   await workbench.page.locator(`.interactive-input-part .action-label.model-picker-split[aria-label=${JSON.stringify(`Models, ${name}`)}]`).first().waitFor();
-}
-
-/** Waits until VS Code has written the chat (a chatSessions file under workspaceStorage holds `text`). */
-async function waitForSavedChat(text: string): Promise<void> {
-  const storage = path.join(workbench.userDataDir, 'User', 'workspaceStorage');
-  const started = Date.now();
-  while (filesContaining([storage], text).filter((file) => file.includes(`${path.sep}chatSessions${path.sep}`)).length === 0) {
-    if (Date.now() - started > SAVE_TIMEOUT_MS) throw new Error(`no chat session under ${storage} holds "${text}" after ${SAVE_TIMEOUT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-/** Files at or under `paths` whose bytes hold `text` (as UTF-8 or UTF-16, as browsers store strings). */
-function filesContaining(paths: readonly string[], text: string): string[] {
-  const needles = [Buffer.from(text, 'utf8'), Buffer.from(text, 'utf16le')];
-  const found: string[] = [];
-  const check = (file: string) => {
-    const bytes = fs.readFileSync(file);
-    if (needles.some((needle) => bytes.includes(needle))) found.push(file);
-  };
-  for (const start of paths) {
-    const stat = fs.statSync(start, { throwIfNoEntry: false });
-    if (stat?.isFile()) check(start);
-    if (!stat?.isDirectory()) continue;
-    for (const entry of fs.readdirSync(start, { recursive: true, withFileTypes: true })) if (entry.isFile()) check(path.join(entry.parentPath, entry.name));
-  }
-  return found;
 }
