@@ -6,7 +6,7 @@ import type { Logger } from '../../executor';
 import { listModels, type EndpointModel, type WireFormat } from '../../models';
 import { apiKeySecretName, DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS, MODELS_SETTING } from './modelSettings';
 
-export const SET_API_KEY_COMMAND = 'agentToolExecutor.models.setApiKey';
+export const SET_KEY_COMMAND = 'agentToolExecutor.models.setApiKey';
 export const ADD_MODEL_COMMAND = 'agentToolExecutor.models.addFromEndpoint';
 
 /** Where each kind of endpoint usually is; the URL can be edited before listing. */

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../executor';
 import type { EndpointModel } from '../../models';
-import { ADD_MODEL_COMMAND, ModelCommands, SET_API_KEY_COMMAND, type AddModelArgs } from './commands';
+import { ADD_MODEL_COMMAND, ModelCommands, SET_KEY_COMMAND, type AddModelArgs } from './commands';
 import { ENDPOINT_VENDOR, MODELS_SETTING, parseModelEntries } from './modelSettings';
 import { EndpointModelProvider } from './provider';
 
@@ -30,7 +30,7 @@ export function registerEndpointModels(secrets: vscode.SecretStorage, logger: Lo
   const disposables = [
     provider,
     vscode.lm.registerLanguageModelChatProvider(ENDPOINT_VENDOR, provider),
-    vscode.commands.registerCommand(SET_API_KEY_COMMAND, (args?: { name?: string }) => commands.setApiKey(args)),
+    vscode.commands.registerCommand(SET_KEY_COMMAND, (args?: { name?: string }) => commands.setApiKey(args)),
     vscode.commands.registerCommand(ADD_MODEL_COMMAND, (args?: AddModelArgs) => commands.addFromEndpoint(args)),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(MODELS_SETTING)) return;
