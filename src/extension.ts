@@ -27,6 +27,7 @@ import { AgentBridge } from './vscode/bridge/agentBridge';
 import { AcpAgents } from './vscode/acp/acpAgents';
 import { AcpChat } from './vscode/acp/acpChat';
 import { registerDemoModel } from './vscode/demoModel/register';
+import { registerEndpointModels } from './vscode/models/register';
 import { LiveRedactor } from './vscode/results/liveRedactor';
 import { ExternalTools } from './vscode/lmTools/externalTools';
 import { declaredLanguageModelTools, registerOwnLanguageModelTools } from './vscode/lmTools/registerOwnTools';
@@ -202,6 +203,8 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   subscriptions.push({ dispose: () => void deactivate() });
   // The scripted, offline model of `npm start`; registered only while agentToolExecutor.demoModel.enabled is on.
   subscriptions.push(registerDemoModel(logger));
+  // The user's own models (agentToolExecutor.models) in the model picker; an endpoint hears from us only when a chat asks it.
+  subscriptions.push(registerEndpointModels(context.secrets, logger));
   // Our own time, measured here: VS Code's "Load Code" of an extension also spans whatever the extension host
   // runs between starting to load it and loading it, such as the extensions activated before it by the same event.
   // With this thread's CPU time in each, and the time it waited on a run queue for a core (Linux).

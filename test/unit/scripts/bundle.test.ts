@@ -52,6 +52,12 @@ describe('production bundles', () => {
     }
   });
 
+  it("the wire formats of the user's own models (src/models/) are in the core, loaded on a chat request, not at activation", () => {
+    const own = /^src\/models\//;
+    assert.deepEqual(inputs('extension-main.js').filter((input) => own.test(input)), [], 'src/models/ is not in extension-main.js');
+    assert.ok(inputs('extension-core.js').some((input) => input === 'src/models/client.ts'), 'src/models/ is in extension-core.js');
+  });
+
   it('vscode-jsonrpc and zod each have one copy among the files the extension loads', () => {
     const files = ['extension.js', 'extension-main.js', 'extension-core.js', ...Object.keys(LAZY)];
     for (const [pattern, only] of [[/node_modules\/vscode-jsonrpc\//, 'agent-bridge.js'], [/node_modules\/zod\//, 'zod.js']] as const) {
