@@ -257,7 +257,7 @@ export type PermissionSubject =
 
 /**
  * How front ends describe a call of a tool, before and after it runs: the progress message of an agent's
- * call (`Reading src/a.ts`) and the chat reply's link to the file it worked on. The executor ignores it.
+ * call (`Reading src/a.ts`) and the chat reply's link to the file it worked on. The executor only hands it on.
  */
 export interface ToolPresentation {
   /** What the tool does, put before the call's target: `Reading` makes `Reading src/a.ts`. */
