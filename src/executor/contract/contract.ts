@@ -256,6 +256,22 @@ export type PermissionSubject =
   | { readonly kind: 'url'; readonly url: string };
 
 /**
+ * How front ends describe a call of a tool, before and after it runs: the progress message of an agent's
+ * call (`Reading src/a.ts`) and the chat reply's link to the file it worked on. The executor only hands it on.
+ */
+export interface ToolPresentation {
+  /** What the tool does, put before the call's target: `Reading` makes `Reading src/a.ts`. */
+  readonly verb: string;
+  /**
+   * Where the target comes from: `pattern` puts a search's pattern first, even when the input names a
+   * folder too; `none` leaves the verb alone. Absent: the first of the input's usual fields (path, command, url, …).
+   */
+  readonly target?: 'pattern' | 'none';
+  /** The call works on the one file its `path` names: the chat reply links that file. */
+  readonly linksFile?: boolean;
+}
+
+/**
  * A tool as the registry holds it (spec §1). `I` is the validated input, `D` the output data.
  * Tools whose schema arrives as JSON Schema give `jsonSchema` instead of `inputSchema`.
  */
@@ -291,6 +307,8 @@ export interface ToolDefinition<I = any, D = any> {
   formatPersistedModelContent?(info: PersistedOutputInfo): string;
   readonly cancellation?: { readonly userVisibleMessage?: string };
   display?(output: ToolOutput<D>, input: I): ToolDisplay | undefined;
+  /** How front ends describe its calls; absent: `Running NAME on TARGET`, and no file link. */
+  readonly presentation?: ToolPresentation;
 }
 
 /** What a tool's persisted-content formatter is told. */

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { nestedSlots, runGroup, runQueued, type RunContext } from './batchRunner';
 import type { SettledCall } from '../call/callRunner';
 import type { ExecutorDeps, TurnInfo } from '../call/callState';
-import type { ToolCall } from '../contract/contract';
+import type { ToolCall, ToolPresentation } from '../contract/contract';
 import { canDispatchEarly } from './earlyDispatch';
 import { EventEmitter, type CallEvent, type TurnEvent } from '../contract/events';
 import { Semaphore } from './limiter';
@@ -136,6 +136,11 @@ export class Turn {
   /** One result per offered call, in the model's order, each final; resolves after `end()`. */
   results(): Promise<ToolCallResult[]> {
     return this.done;
+  }
+
+  /** How front ends describe a call of the tool `name` (its definition's `presentation`); undefined for an unknown tool. */
+  presentationOf(name: string): ToolPresentation | undefined {
+    return this.run.deps.registry.get(name)?.def.presentation;
   }
 
   private async place(call: Offered): Promise<void> {

@@ -17,7 +17,7 @@ import { BINARY_SNIFF_BYTES, decodeText, headIsUtf8, looksBinary } from '../file
 import { describeBinary, imageMimeType } from '../fileAccess/fileKinds';
 import { withFsErrors } from '../fileAccess/fsErrors';
 import { closeQuietly, judgedLocation, openForRead, openForReadSync } from '../fileAccess/judgedFile';
-import { normalisePathField, pathOf, resolveToolPath } from '../fileAccess/toolPaths';
+import { normalisePathField, PATH_ALIAS_DESCRIPTION, pathOf, resolveToolPath } from '../fileAccess/toolPaths';
 import { fileNotFoundMessage } from '../suggest';
 
 /** Lines returned when the call gives no `limit` (the Read default of the TypeScript executor the spec distils). */
@@ -41,7 +41,7 @@ export const READ_COUNT_LINES_MAX_BYTES = 64 * 1024 * 1024;
 const inputSchema = deferredSchema(() =>
   z.object({
     path: z.string().optional().describe(`Absolute path, or relative to the workspace folder; also an ${ARTIFACT_SCHEME}:// URI of a persisted result.`),
-    file_path: z.string().optional().describe('Alias of path.'),
+    file_path: z.string().optional().describe(PATH_ALIAS_DESCRIPTION),
     offset: z.number().int().min(0).optional().describe('1-based line to start at.'),
     limit: z.number().int().positive().optional().describe(`Lines to read (default ${READ_DEFAULT_LIMIT_LINES}).`),
   }),
@@ -80,6 +80,7 @@ export function createReadTool(options: ReadToolOptions = {}): ToolDefinition<Re
     resolveInput: (input) => normalisePathField(input),
     permissionSubject: (input) => ({ kind: 'path', path: pathOf(input), access: 'read' }),
     handler: (input, ctx) => withFsErrors('read', () => pathOf(input), () => readFile(input, ctx, localFiles)),
+    presentation: { verb: 'Reading', linksFile: true },
   };
 }
 

@@ -41,6 +41,7 @@ export function createGlobTool(): ToolDefinition<GlobInput, GlobData> {
     // A pattern reaches as far as its static base (`../../**` reads outside the folder).
     permissionSubject: (input) => ({ kind: 'path', path: searchRoot(input), access: 'read' }),
     handler: (input, ctx) => findFiles(input, ctx),
+    presentation: { verb: 'Finding files matching', target: 'pattern' },
   };
 }
 

@@ -67,6 +67,7 @@ export function createGrepTool(options: { rgPath?: string }): ToolDefinition<Gre
     timeout: { defaultMs: GREP_TIMEOUT_MS },
     permissionSubject: (input) => ({ kind: 'path', path: searchPath(input), access: 'read' }),
     handler: (input, ctx) => search(input, ctx, options.rgPath),
+    presentation: { verb: 'Searching for', target: 'pattern' },
   };
 }
 

@@ -93,6 +93,7 @@ export function createBashTool(deps: BashDeps): ToolDefinition<BashInput, BashDa
     }),
     handler: (input, ctx) => (input.run_in_background ? startInBackground(input, ctx, deps) : deps.supervisor.hold(runForeground(input, ctx, deps))),
     cancellation: { userVisibleMessage: 'The user cancelled the command; its process tree is being stopped.' },
+    presentation: { verb: 'Running' },
   };
 }
 

@@ -62,6 +62,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): ToolDefinitio
     permissionSubject: (input) => ({ kind: 'url', url: input.url }),
     prepareApproval: (input) => ({ preview: { title: `Fetch ${hostOf(input.url)}`, detail: input.url } }),
     handler: (input, ctx) => fetchUrl(input, ctx, timeoutMs, options.userAgent ?? 'agent-tool-executor'),
+    presentation: { verb: 'Fetching' },
   };
 }
 

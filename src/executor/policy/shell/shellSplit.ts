@@ -4,6 +4,7 @@
 // such as `env` or `sudo`, and every file redirection. Parsing is done by `unbash`, a real bash
 // parser; whatever it cannot parse is reported as a value, and the policy asks.
 import type * as Unbash from 'unbash' with { 'resolution-mode': 'import' };
+import { deepFreeze } from '../../deepFreeze';
 
 // unbash ships as an ES module; Node ≥ 20.19 loads it through require. It is required on the first
 // split, not with this file: the extension's bundle keeps it in `dist/unbash.js`, loaded on first use.
@@ -123,14 +124,6 @@ export function splitCommand(command: string): SplitResult {
     splitCache.set(command, deepFreeze(split));
   }
   return split;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value as object)) deepFreeze(child);
-  }
-  return value;
 }
 
 function splitUncached(command: string): SplitResult {

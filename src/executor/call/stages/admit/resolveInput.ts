@@ -2,6 +2,7 @@
 import type { CallState, StageFailure } from '../../callState';
 import { projectErrorMessage } from '../../../contract/errors';
 import { flagsOf } from '../../../contract/flags';
+import { deepFreeze } from '../../../deepFreeze';
 
 export function resolveInput(state: CallState): StageFailure | undefined {
   const def = state.entry!.def;
@@ -20,12 +21,4 @@ export function resolveInput(state: CallState): StageFailure | undefined {
   }
   state.flags = flagsOf(def);
   return undefined;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value as object)) deepFreeze(child);
-  }
-  return value;
 }
