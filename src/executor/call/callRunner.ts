@@ -70,13 +70,8 @@ async function runStages(state: CallState, deps: ExecutorDeps, own: CallRecords)
   try {
     if (state.options.preempted) return state.options.preempted;
     if (state.signal.aborted) return cancelledBeforeStart(state, deps);
-    const prejudged = state.options.prejudged;
-    if (prejudged) {
-      // 1-3 ran in early dispatch, once: the call takes their outcome.
-      own.admission.entry = prejudged.admission.entry;
-      own.admission.flags = prejudged.admission.flags;
-      own.admission.input = prejudged.admission.input;
-    } else {
+    // 1-3 ran in early dispatch, if it judged the call: its admission is the call's already.
+    if (!state.options.prejudged) {
       // 1. Lookup: unknown, disabled, not offered.
       const lookupFailure = lookup(state.call, deps, state.options.offeredTools, own.admission);
       if (lookupFailure) return lookupFailure;

@@ -232,6 +232,14 @@ export class CallState {
 
 /** A call's state and its writable records, which only the runner keeps. */
 export function openCall(call: ToolCall, options: CallOptions, signal: AbortSignal, span: Span): { readonly state: CallState; readonly own: CallRecords } {
-  const own: CallRecords = { admission: new AdmissionRecord(call.input), permission: new PermissionState(), run: new RunState(), result: new ResultState() };
+  const admission = new AdmissionRecord(call.input);
+  const prejudged = options.prejudged?.admission;
+  if (prejudged) {
+    // Early dispatch ran stages 1-3 for this call: the pipeline starts from their outcome.
+    admission.entry = prejudged.entry;
+    admission.flags = prejudged.flags;
+    admission.input = prejudged.input;
+  }
+  const own: CallRecords = { admission, permission: new PermissionState(), run: new RunState(), result: new ResultState() };
   return { state: new CallState(call, options, signal, span, own), own };
 }
