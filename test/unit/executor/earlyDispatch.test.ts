@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
+import type { ToolCall } from '../../../src/executor/contract/contract';
+import type { ToolCallResult } from '../../../src/executor/contract/result';
+import type { ToolExecutor } from '../../../src/executor/executor';
 import type { PermissionPolicy } from '../../../src/executor/ports/permissionPolicy';
 import { makeExecutor, tick, tool } from './fixtures';
 
@@ -35,6 +38,16 @@ describe('early dispatch while streaming', () => {
   });
 });
 
+/** Offers one call in a turn while the model is still replying, then ends the turn: the call may start early. */
+async function offeredWhileStreaming(executor: ToolExecutor, call: ToolCall): Promise<ToolCallResult> {
+  const turn = executor.beginTurn();
+  turn.offer(call);
+  await tick(20);
+  turn.end();
+  const [result] = await turn.results();
+  return result!;
+}
+
 /** A policy that allows everything and counts its judgements, with the inputs it was shown. */
 function countingPolicy(): PermissionPolicy & { readonly seen: unknown[] } {
   const seen: unknown[] = [];
@@ -62,12 +75,8 @@ describe('early dispatch hands its judgement to the pipeline', () => {
       ],
       { permissionPolicy: policy },
     );
-    const turn = executor.beginTurn();
-    turn.offer({ id: 'r1', name: 'Read', input: { path: 'a' } });
-    await tick(20);
-    turn.end();
-    const [result] = await turn.results();
-    assert.equal(result!.modelContent, 'read a!');
+    const result = await offeredWhileStreaming(executor, { id: 'r1', name: 'Read', input: { path: 'a' } });
+    assert.equal(result.modelContent, 'read a!');
     assert.ok(events.some((event) => event.type === 'toolCallQueued' && event.callId === 'r1' && event.early === true), 'the call started early');
     assert.deepEqual(policy.seen, [{ path: 'a!' }]);
     assert.equal(validations, 1);
@@ -81,22 +90,18 @@ describe('early dispatch hands its judgement to the pipeline', () => {
       [tool('Read', { inputSchema: z.object({ path: z.string() }), handler: (input: { path: string }) => (ran.push(input.path), { content: 'read' }) })],
       { permissionPolicy: policy },
     );
-    const turn = executor.beginTurn();
-    turn.offer({ id: 'n1', name: 'Read', input: { path: 'a\u0000b' } });
-    await tick(20);
-    turn.end();
-    const [result] = await turn.results();
-    assert.equal(result!.isError, true);
-    assert.equal(result!.failure?.stage, 'validate');
-    assert.equal(result!.failure?.message, 'tool Read: invalid input: field path contains a NUL byte');
-    assert.match(result!.modelContent, /^<tool_use_error>tool Read: invalid input: field path contains a NUL byte<\/tool_use_error>$/);
+    const result = await offeredWhileStreaming(executor, { id: 'n1', name: 'Read', input: { path: 'a\u0000b' } });
+    assert.equal(result.isError, true);
+    assert.equal(result.failure?.stage, 'validate');
+    assert.equal(result.failure?.message, 'tool Read: invalid input: field path contains a NUL byte');
+    assert.match(result.modelContent, /^<tool_use_error>tool Read: invalid input: field path contains a NUL byte<\/tool_use_error>$/);
     assert.deepEqual(ran, []);
     assert.deepEqual(policy.seen, [], 'the policy never judges input that fails validation');
     assert.ok(!events.some((event) => event.type === 'toolCallQueued' && event.early === true), 'the call did not start early');
     // The same call without early dispatch gets the same result.
     const [batch] = await executor.executeBatch([{ id: 'n1', name: 'Read', input: { path: 'a\u0000b' } }], { earlyDispatch: false });
-    assert.equal(batch!.modelContent, result!.modelContent);
-    assert.deepEqual(batch!.failure, result!.failure);
+    assert.equal(batch!.modelContent, result.modelContent);
+    assert.deepEqual(batch!.failure, result.failure);
   });
 
   it('a call started early still meets the PreToolUse hooks, the forced asks and the approval after its judgement', async () => {
@@ -107,14 +112,10 @@ describe('early dispatch hands its judgement to the pipeline', () => {
       approvalClient: { requestApproval: (request) => (asked.push(request.reason), Promise.resolve({ kind: 'deny' as const })) },
     });
     executor.hooks.register({ name: 'careful', event: 'PreToolUse', run: () => ({ decision: 'ask', reason: 'look first' }) });
-    const turn = executor.beginTurn();
-    turn.offer({ id: 'r1', name: 'Read', input: { path: 'a' } });
-    await tick(20);
-    turn.end();
-    const [result] = await turn.results();
+    const result = await offeredWhileStreaming(executor, { id: 'r1', name: 'Read', input: { path: 'a' } });
     assert.deepEqual(asked, ['look first']);
-    assert.equal(result!.isError, true);
-    assert.deepEqual(result!.permission, { outcome: 'denied', by: 'user' });
+    assert.equal(result.isError, true);
+    assert.deepEqual(result.permission, { outcome: 'denied', by: 'user' });
     assert.equal(policy.seen.length, 1);
   });
 });
