@@ -1,5 +1,5 @@
-// Lint that keeps the layers (docs/ARCHITECTURE.md): what each layer may import, no import cycles, and a
-// small base of correctness rules. `npm run lint`; a stage of `npm test` (scripts/test.sh).
+// Lint that keeps the layers: what each layer of src may import, and a small base of correctness rules.
+// `npm run lint` runs it, then the cycle check (.dependency-cruiser.cjs); a stage of `npm test`.
 // test/unit/scripts/lintRules.test.ts breaks each layer rule on a snippet and checks that it is reported.
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
@@ -52,9 +52,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.ts'],
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // Tests and benchmarks load modules by path and mock Node's modules through the module object.
+      '@typescript-eslint/no-require-imports': 'off',
+      // A test's event handler may push and count in one expression.
+      '@typescript-eslint/no-unused-expressions': 'off',
     },
   },
   // The core: no VS Code, no Node I/O (ports), nothing from outside src/executor.

@@ -81,6 +81,5 @@ export function humanSummary(summary: BatchSummary): string {
  * control characters a tool printed are shown as `\x1b`-style escapes, never run by the user's terminal.
  */
 export function terminalSafe(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
