@@ -13,6 +13,12 @@ import { redactionRow } from './rows/redaction';
 import { sandboxEchoRow } from './rows/sandbox';
 import { writeSnapshotRow } from './rows/snapshot';
 import { truncationRow } from './rows/truncation';
+import { installFileSystemProbe } from '../src/executor';
+import { nodeFileSystemProbe } from '../src/node/runtime/fileSystemProbe';
+import { processMountTable } from '../src/node/runtime/localMounts';
+
+// The benches drive the core in this process: its paths resolve on this machine, as in the CLI.
+installFileSystemProbe(nodeFileSystemProbe(processMountTable));
 
 const ROWS: ReadonlyArray<readonly [string, () => Promise<Row>]> = [
   ['read', readRow],

@@ -8,9 +8,12 @@ import type { Redactor } from './executor';
 import { ToolRegistry } from './executor';
 import { ARTIFACT_SCHEME } from './executor/results/artifactLayout';
 import { createRedactor } from './executor';
+import { installFileSystemProbe } from './executor';
 import { NodeArtifactStore } from './node/artifacts/nodeArtifactStore';
 import { NodeWorkspaceSnapshotter } from './node/snapshot/nodeSnapshotter';
 import { startThreadClock } from './node/runtime/threadCpu';
+import { nodeFileSystemProbe } from './node/runtime/fileSystemProbe';
+import { processMountTable } from './node/runtime/localMounts';
 import { coreLoad } from './vscode/coreModules';
 import { lazily } from './vscode/lazily';
 import { defaultProcessSupervisor, findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
@@ -19,7 +22,7 @@ import type { AgentToolExecutorApi } from './vscode/api';
 import { ArtifactOpener } from './vscode/results/artifactLinks';
 import { DiffLinks } from './vscode/chat/diffLinks';
 import { compactConversation } from './vscode/chat/compact';
-import { ContextMemory } from './vscode/chat/contextFit';
+import { ContextMemory } from './vscode/chat/modelCounter';
 import { DEFAULT_MAX_ROUNDS, runModelLoop } from './vscode/chat/modelLoop';
 import type { CommandHost } from './vscode/chat/slashCommands';
 import { PARTICIPANT_ID, registerChatParticipant } from './vscode/chat/participant';
@@ -258,6 +261,8 @@ function startCore(wiring: CoreWiring): Core {
   const loadedBefore = coreLoad() !== undefined;
   const { context, sessionId, logger, workspaceFolders, approvalClient, redactor, view } = wiring;
   const subscriptions = context.subscriptions;
+  // Paths are resolved on this machine's file system, before any tool or rule can ask for one.
+  installFileSystemProbe(nodeFileSystemProbe(processMountTable));
   // The extension host runs on Node next to the storage folder, so the CLI's store serves here too.
   const storageRoot = context.storageUri ?? context.globalStorageUri;
   const artifactStore = new NodeArtifactStore({ root: storageRoot.fsPath });

@@ -21,7 +21,7 @@ export interface WireTool {
   readonly inputSchema: unknown;
 }
 
-/** One call's result: exactly a line of `tool-exec run --json` (src/cli/output.ts `jsonLine`). */
+/** One call's result: exactly a line of `tool-exec run --json` (src/executor/format/resultLine.ts). */
 export interface WireResult {
   readonly id: string;
   readonly name: string;

@@ -12,14 +12,11 @@ import type { ApprovalClient } from '../executor';
 import type { Logger } from '../executor';
 import { FixedApprovalClient } from '../node/approval/fixedApprovalClient';
 import type { CliWriter } from './cliOutput';
-import { createCliExecutor, loadModuleTools, workspaceOf, type CliExecutorArgs } from './cliExecutor';
+import type { ServeArgs } from './args';
+import { createCliExecutor, loadModuleTools, workspaceOf } from './cliExecutor';
 import type { ToolContainment } from './toolModules/containment';
 
 declare const TOOL_EXEC_VERSION: string | undefined;
-
-export interface ServeArgs extends CliExecutorArgs {
-  readonly approve?: 'allow' | 'deny';
-}
 
 export interface ServeIo {
   readonly stdin: NodeJS.ReadableStream;

@@ -171,6 +171,7 @@ export interface LoadedModule {
  */
 export function loadWithCodeCache(mainFile: string, debug: Debug = () => {}): LoadedModule {
   const plain = (): LoadedModule => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loads the bundle by its path, as Node's own loader would
     require(mainFile);
     return { module: require.cache[mainFile] as Module, cache: 'off', save: () => {} };
   };

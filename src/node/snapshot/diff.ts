@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import type { FileChangeEvent } from '../../executor';
 import { GIT_DIR_NAME, gitControlPath } from '../../executor';
 import type { WorkspaceChange } from '../../executor';
-import { isSkippedName, statFileSync, walkWorkspace, type FileStat, type WalkResult } from './walk';
+import { statFileSync, type FileStat } from './fileStat';
+import { isSkippedName, walkWorkspace, type WalkResult } from './walk';
 
 /** Files recorded from folders created during the call, explored past the walk's limits. */
 export const NEW_FOLDER_MAX_FILES = 5000;

@@ -3,10 +3,10 @@
 // between two walks can be explored past the limits. Given the listings of an earlier walk, it
 // reads again only the folders that changed; every file is still stat'ed (a write through mmap
 // changes a file's mtime and size without the kernel reporting it).
-import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import * as path from 'node:path';
 import { GIT_DIR_NAME } from '../../executor';
+import { statFileSync, type FileStat } from './fileStat';
 import { recordGitControlFiles } from './gitControl';
 
 /** Spec §5: the walk goes at most this many levels down (a file at `a/b/c/d.txt` is on level 4). */
@@ -33,11 +33,6 @@ export const WALK_YIELD_EVERY_DIRS = 64;
  * watcher's report of the folder, without which no listing is reused.
  */
 export const LISTING_RACY_MS = 50;
-
-export interface FileStat {
-  readonly size: number;
-  readonly mtimeMs: number;
-}
 
 export interface WalkResult {
   /** Absolute path → size and mtime. */
@@ -171,25 +166,5 @@ function forgetUnvisited(listings: ListingCache, root: string, entered: Readonly
   const prefix = root.endsWith(path.sep) ? root : root + path.sep;
   for (const dir of listings.keys()) {
     if (dir !== root && dir.startsWith(prefix) && !entered.has(dir)) listings.delete(dir);
-  }
-}
-
-/** Size and mtime of a regular file, read synchronously; undefined when it is gone or not a file. */
-export function statFileSync(file: string): FileStat | undefined {
-  try {
-    const stat = lstatSync(file, { throwIfNoEntry: false });
-    return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Size and mtime of a regular file; undefined when it is gone or not a file. */
-export async function statFile(file: string): Promise<FileStat | undefined> {
-  try {
-    const stat = await lstat(file);
-    return stat.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -9,6 +9,7 @@ import { deadlineClock, type ClockEntry } from '../../executor';
 import { deferredSchema } from '../../executor';
 import { formatGoDuration } from '../../executor';
 import type { BackgroundShells } from './backgroundShells';
+import { BASH_EXIT_DRAIN_MS } from './exitDrain';
 import type { BuiltinToolsOptions } from '../options';
 import type { KillReport, ProcessSupervisor, ProcessTree } from '../process/processTree';
 import { SpawnHelperLostError } from '../process/spawnHelper';
@@ -24,8 +25,6 @@ export const BASH_MAX_TIMEOUT_MS = 600_000;
 export const BASH_CLEANUP_GRACE_MS = 6_000;
 /** Bash's output budget for the model, 30000 chars as in that executor; larger output is persisted or cut head+tail. */
 export const BASH_MAX_MODEL_BYTES = 30_000;
-/** After the shell exits, how long its output pipes may stay open before what still holds them is stopped. */
-export const BASH_EXIT_DRAIN_MS = 500;
 /** After a kill, how long to wait for the pipes to close (a daemon that escaped the tree may hold them). */
 export const BASH_CLOSE_WAIT_MS = 1_000;
 /** Linux's limit on one argument, its NUL included (MAX_ARG_STRLEN, 32 pages): the shell gets the command as one. */

@@ -13,7 +13,7 @@ import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscod
 import { bindBridge } from '../../bridge/bind';
 import type { AgentLaunch } from '../../bridge/launch';
 import { EventNotification, ProgressNotification, type AgentInitializationOptions, type ProgressParams } from '../../bridge/protocol';
-import { RestartBackoff } from '../../bridge/restarts';
+import { RestartBackoff } from '../../node/runtime/restarts';
 import { BridgeService, type BridgeHost } from '../../bridge/service';
 import type { ToolExecutor } from '../../executor';
 import type { Logger } from '../../executor';

@@ -11,18 +11,14 @@
 // Each round's calls and results go into the reply's metadata for the next prompt.
 import * as vscode from 'vscode';
 import type { ToolCall } from '../../executor';
-import type { ToolExecutor } from '../../executor';
-import type { IgnoredPaths } from '../../executor';
-import type { Logger } from '../../executor';
-import type { Redactor } from '../../executor';
 import type { ToolCallResult } from '../../executor';
 import { redactionStreamOf } from '../../executor';
 import { modelCallsTools } from './attachments';
 import { conversationFromHistory, METADATA_VERSION, type ChatRound, type ChatStopReason, type ChatTurnMetadata } from './chatMetadata';
-import { ContextFit, ContextMemory, shortenedLine, toolChoice } from './contextFit';
-import type { DiffLinks } from './diffLinks';
+import type { ChatHost } from './chatHost';
+import { ContextFit, shortenedLine, toolChoice } from './contextFit';
 import { modelErrorSentence, noToolCallingSentence } from './modelErrors';
-import { preparePrompt, type ChatPromptSettings } from './promptContext';
+import { preparePrompt } from './promptContext';
 import { ReplyRenderer } from './replyRenderer';
 import { oneLine } from './replyText';
 
@@ -30,28 +26,6 @@ import { oneLine } from './replyText';
 export const DEFAULT_MAX_ROUNDS = 25;
 /** The prompt shown in a turn's label (Tool Calls view) is cut here. Ours. */
 export const TURN_LABEL_MAX_CHARS = 50;
-
-/** What the loop needs from the extension. */
-export interface ChatHost {
-  readonly participantId: string;
-  readonly executor: ToolExecutor;
-  readonly redactor: Redactor;
-  readonly diffLinks: DiffLinks;
-  workspaceFolders(): readonly string[];
-  maxRounds(): number;
-  /** Brings tools that come and go (other extensions' and MCP servers' tools) up to date before they are offered. */
-  refreshTools?(): void;
-  /** Counts and saved results kept across requests. */
-  readonly contextMemory?: ContextMemory;
-  /** Saves a result's whole (redacted) text where Read finds it again; its URI. */
-  saveResult?(callId: string, text: string): Promise<string | undefined>;
-  promptSettings?(): ChatPromptSettings;
-  permissionMode?(): string;
-  sandboxState?(): 'off' | 'starting' | 'ready' | 'unavailable' | undefined;
-  ignoredPaths?(): IgnoredPaths | undefined;
-  /** Where each request's context figures go (`chat.context`: tokens, what was shortened, what counting cost). */
-  readonly logger?: Logger;
-}
 
 export async function runModelLoop(
   host: ChatHost,

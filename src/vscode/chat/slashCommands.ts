@@ -5,7 +5,7 @@ import { flagsOf } from '../../executor';
 import { PERMISSION_MODES, parsePermissionMode, type PermissionMode, type PermissionRule } from '../../executor';
 import type { PermissionPolicy } from '../../executor';
 import { parseCalls } from '../runToolCallsCommand';
-import type { ChatHost } from './modelLoop';
+import type { ChatHost } from './chatHost';
 import { ReplyRenderer } from './replyRenderer';
 import { escapeMarkdown, inlineCode } from './replyText';
 
