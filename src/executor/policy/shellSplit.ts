@@ -405,11 +405,12 @@ function rangeValues(from: string, to: string): string[] | undefined {
   const last = numeric ? Number(to) : to.charCodeAt(0);
   if (Math.abs(last - first) + 1 > MAX_WORD_ALTERNATIVES) return undefined;
   const padded = numeric && [from, to].some((end) => /^-?0\d/.test(end));
-  const width = Math.max(from.replace('-', '').length, to.replace('-', '').length);
+  // printf's %0*d, as bash pads: the width of the longer end as written, its sign included.
+  const width = Math.max(from.length, to.length);
   const values: string[] = [];
   for (let value = first; ; value += last >= first ? 1 : -1) {
     if (!numeric) values.push(String.fromCharCode(value));
-    else values.push(padded ? `${value < 0 ? '-' : ''}${String(Math.abs(value)).padStart(width, '0')}` : String(value));
+    else values.push(padded ? (value < 0 ? `-${String(-value).padStart(width - 1, '0')}` : String(value).padStart(width, '0')) : String(value));
     if (value === last) break;
   }
   return values;

@@ -34,7 +34,7 @@ const values = (command: string, text: string) => word(command, text).alternativ
 describe('arithmetic that bash may run as a command', () => {
   it('a $((…)) holding a name asks, even after a parenthesized number', async () => {
     // bash evaluates a name in $((…)) as arithmetic in turn: x='a[$(cmd)]' runs cmd.
-    for (const command of ['echo $(( x ))', 'echo $(( ((1)) + x ))', 'echo "$(( (1) + (2) * x ))"', 'echo ${y:-$(( ((1)) + HOME ))}']) {
+    for (const command of ['echo $(( x ))', 'echo $(( ((1)) + x ))', 'echo $(( x + $((1)) ))', 'echo "$(( (1) + (2) * x ))"', 'echo ${y:-$(( ((1)) + HOME ))}']) {
       const split = splitCommand(command);
       assert.ok(split.ok && split.unjudgeable?.includes('not plain arithmetic'), command);
       assert.equal((await decide(command)).behavior, 'ask', command);
@@ -67,7 +67,11 @@ describe('the values of a word known before it runs', () => {
     assert.deepEqual(values('cat {x..x}', '{x..x}'), ['x']);
     assert.deepEqual(values('cat {01..03}', '{01..03}'), ['01', '02', '03']);
     assert.deepEqual(values('cat {1..03}', '{1..03}'), ['01', '02', '03'], 'one padded end pads every value');
-    assert.deepEqual(values('cat {-01..02}', '{-01..02}'), ['-01', '00', '01', '02']);
+    // As bash prints them (printf's %0*d: the width of the longer end, its sign included).
+    assert.deepEqual(values('cat {-01..02}', '{-01..02}'), ['-01', '000', '001', '002']);
+    assert.deepEqual(values('cat {-1..02}', '{-1..02}'), ['-1', '00', '01', '02']);
+    assert.deepEqual(values('cat {1..-02}', '{1..-02}'), ['001', '000', '-01', '-02']);
+    assert.deepEqual(values('cat {05..-3}', '{05..-3}'), ['05', '04', '03', '02', '01', '00', '-1', '-2', '-3']);
     assert.deepEqual(values('cat {-2..1}', '{-2..1}'), ['-2', '-1', '0', '1']);
     const wide = values('cat {-100..-40}', '{-100..-40}');
     assert.equal(wide?.length, 61);
@@ -80,6 +84,10 @@ describe('the values of a word known before it runs', () => {
     assert.equal(values(`cat {1..${MAX_WORD_ALTERNATIVES + 2}}`, `{1..${MAX_WORD_ALTERNATIVES + 2}}`), undefined);
     assert.equal(values('cat {1..8}{1..8}', '{1..8}{1..8}')?.length, 64);
     assert.equal(values('cat {1..5}{1..13}', '{1..5}{1..13}'), undefined);
+  });
+
+  it('a range too long to spell out is not spelled out', () => {
+    assert.equal(values('cat {1..1000000000}', '{1..1000000000}'), undefined);
   });
 
   it('what bash leaves as written, or cannot be spelled out, is unknown', () => {
@@ -121,6 +129,8 @@ describe('loop variables', () => {
     }
     assert.equal(values(`for f in {1..${MAX_WORD_ALTERNATIVES}}; do cat $f; done`, '$f')?.length, MAX_WORD_ALTERNATIVES);
     assert.equal(values('for f in a b; do for f in $X; do cat $f; done; done', '$f'), undefined, 'an inner loop hides the outer binding');
+    assert.equal(values('for f in a $X; do cat x$f; done', 'x$f'), undefined, 'one unknown value leaves every use unknown');
+    for (const home of ['~', '~/.ssh/id_rsa']) assert.equal(values(`for f in ${home} a; do cat $f; done`, '$f'), undefined, `${home} is the home folder`);
   });
 
   it('only the bare variable is bound: an operator on it, or another name around it, is unknown', () => {
