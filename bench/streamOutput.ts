@@ -3,10 +3,10 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { ToolContext } from '../src/executor/contract';
+import type { ToolContext } from '../src/executor/contract/contract';
 import { ToolExecutor } from '../src/executor/executor';
-import { ModePolicy } from '../src/executor/modePolicy';
-import { createRedactor } from '../src/executor/results/redaction/redactor';
+import { ModePolicy } from '../src/executor/policy/modePolicy';
+import { createRedactor } from '../src/executor/results/redaction/patternRedactor';
 import { NodeArtifactStore } from '../src/node/artifacts/nodeArtifactStore';
 
 const MIB = 1024 * 1024;

@@ -7,12 +7,12 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createCliAdapters } from '../src/cli/adapters';
 import { ToolExecutor } from '../src/executor/executor';
-import { ModePolicy } from '../src/executor/modePolicy';
+import { ModePolicy } from '../src/executor/policy/modePolicy';
 import { nullLogger } from '../src/executor/ports/logger';
-import { FixedApprovalClient } from '../src/node/fixedApprovalClient';
+import { FixedApprovalClient } from '../src/node/approval/fixedApprovalClient';
 import { registerBuiltinTools } from '../src/tools/index';
-import { ProcessSupervisor } from '../src/tools/processTree';
-import type { SpawnHelperMode } from '../src/tools/spawnHelper';
+import { ProcessSupervisor } from '../src/tools/process/processTree';
+import type { SpawnHelperMode } from '../src/tools/process/spawnHelper';
 
 export interface BenchExecutor {
   readonly executor: ToolExecutor;
@@ -23,7 +23,7 @@ export interface BenchExecutor {
 
 /**
  * The core with its defaults and the built-in tools; `bypass` so Bash and Write run unasked. `spawnHelper`:
- * a supervisor of its own that forks the shells so (src/tools/spawnHelper.ts), instead of the default one.
+ * a supervisor of its own that forks the shells so (src/tools/process/spawnHelper.ts), instead of the default one.
  */
 export function bareExecutor(workspace: string, spawnHelper?: SpawnHelperMode): BenchExecutor {
   const executor = new ToolExecutor({ workspaceFolders: [workspace], permissionPolicy: new ModePolicy('bypass') });

@@ -42,7 +42,7 @@ const lazyTurndown = {
 
 /**
  * The OS sandbox runtime (issue 17) runs in a process of its own, `dist/sandbox-host.js`
- * (src/tools/sandbox/runtimeHost.ts and the library), started only when the sandbox is on: in the other
+ * (src/tools/sandbox/runtime/runtimeHost.ts and the library), started only when the sandbox is on: in the other
  * bundles `./runtimeHostScript` names that file, and the library itself may not be imported.
  * @type {import('esbuild').Plugin}
  */
@@ -50,7 +50,7 @@ const sandboxInItsProcess = {
   name: 'sandbox-in-its-process',
   setup(build) {
     build.onResolve({ filter: /^@anthropic-ai\/sandbox-runtime$/ }, (args) => ({
-      errors: [{ text: `${args.importer} imports the sandbox runtime, which runs only in its own process (src/tools/sandbox/runtimeProcess.ts)` }],
+      errors: [{ text: `${args.importer} imports the sandbox runtime, which runs only in its own process (src/tools/sandbox/runtime/runtimeProcess.ts)` }],
     }));
     build.onResolve({ filter: /^\.\/runtimeHostScript$/ }, () => ({ path: 'runtimeHostScript', namespace: 'sandbox-in-its-process' }));
     build.onLoad({ filter: /.*/, namespace: 'sandbox-in-its-process' }, () => ({
@@ -64,9 +64,9 @@ const sandboxInItsProcess = {
  * In the sandbox runtime's process, two of the library's helpers that start a process on every command it
  * wraps are ours, which start none:
  * - its `whichSync` (dist/utils/which.js: a spawnSync of `which` for the shell, 9 ms each there) is
- *   src/tools/sandbox/which.ts, the same lookup over PATH (test/unit/tools/sandboxWhich.test.ts compares them);
+ *   src/tools/sandbox/runtime/which.ts, the same lookup over PATH (test/unit/tools/sandboxWhich.test.ts compares them);
  * - its `ripGrep` (dist/utils/ripgrep.js: `rg --files` over the command's folder for the protected names
- *   below it, 14-16 ms a run) is src/tools/sandbox/fileListing.ts, the same listing with `readdir`
+ *   below it, 14-16 ms a run) is src/tools/sandbox/runtime/fileListing.ts, the same listing with `readdir`
  *   (test/unit/tools/sandboxFileListing.test.ts compares them).
  * @type {import('esbuild').Plugin}
  */
@@ -74,7 +74,7 @@ const noProcessPerWrap = {
   name: 'no-process-per-wrap',
   setup(build) {
     const fromLibrary = (importer) => /[\\/]@anthropic-ai[\\/]sandbox-runtime[\\/]dist[\\/]/.test(importer);
-    const ours = (file) => ({ path: new URL(`../src/tools/sandbox/${file}`, import.meta.url).pathname });
+    const ours = (file) => ({ path: new URL(`../src/tools/sandbox/runtime/${file}`, import.meta.url).pathname });
     build.onResolve({ filter: /(^|\/)which\.js$/ }, (args) => (fromLibrary(args.importer) ? ours('which.ts') : undefined));
     build.onResolve({ filter: /(^|\/)ripgrep\.js$/ }, (args) => (fromLibrary(args.importer) ? ours('fileListing.ts') : undefined));
   },
@@ -115,8 +115,8 @@ const lazyAgentBridge = lazyFile('lazy-agent-bridge', /^\.\/hosted$/, 'agent-bri
 const lazyAcpSdk = lazyFile('lazy-acp-sdk', /^@agentclientprotocol\/sdk$/, 'acp-sdk.js');
 const lazyUnbash = lazyFile('lazy-unbash', /^unbash$/, 'unbash.js');
 /**
- * The CLI's `import()` of `--tools` modules is `dist/cli-import.js` (src/cli/importModule.ts): the launcher may
- * compile `cli-main.js` from a V8 code cache, where Node 20 has no `import()` (src/cli/codeCache.ts).
+ * The CLI's `import()` of `--tools` modules is `dist/cli-import.js` (src/cli/toolModules/importModule.ts): the launcher may
+ * compile `cli-main.js` from a V8 code cache, where Node 20 has no `import()` (src/cli/launch/cliCodeCache.ts).
  */
 const cliImport = lazyFile('cli-import', /^\.\/importModule$/, 'cli-import.js');
 
@@ -238,7 +238,7 @@ const importedOnce = {
  */
 function coreOnFirstUse(coreOptions) {
   const LOADER = path.resolve('src/vscode/coreModules.ts');
-  const SHARED = new Set(['src/node/codeCache.ts', 'src/node/threadCpu.ts', 'src/executor/results/artifactLayout.ts', 'src/bridge/launch.ts'].map((file) => path.resolve(file)));
+  const SHARED = new Set(['src/node/runtime/codeCache.ts', 'src/node/runtime/threadCpu.ts', 'src/executor/results/artifactLayout.ts', 'src/bridge/launch.ts'].map((file) => path.resolve(file)));
   const glue = (file) => /[\\/]src[\\/](?:vscode[\\/]|extension\.ts$)/.test(file);
   const idOf = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
   /**
@@ -343,7 +343,7 @@ const targets = [
   // What the stand-in above loads: turndown and its DOM, for both bundles (they sit side by side).
   { ...common, plugins: [], entryPoints: ['turndown'], outfile: `${outdir}/turndown.js` },
   // The sandbox runtime's process; the library finds its seccomp helper in `vendor/seccomp/<arch>` beside it.
-  { ...common, plugins: [noProcessPerWrap], entryPoints: ['src/tools/sandbox/runtimeHost.ts'], outfile: `${outdir}/sandbox-host.js` },
+  { ...common, plugins: [noProcessPerWrap], entryPoints: ['src/tools/sandbox/runtime/runtimeHost.ts'], outfile: `${outdir}/sandbox-host.js` },
   // The CLI proper, which the launcher below loads (with a V8 code cache where it can).
   {
     ...common,
@@ -353,9 +353,9 @@ const targets = [
     plugins: [...common.plugins, cliImport],
   },
   // Keep `import()` of --tools modules a real dynamic import (ES modules), not a require.
-  { ...common, plugins: [], banner: {}, define: {}, entryPoints: ['src/cli/importModule.ts'], outfile: `${outdir}/cli-import.js`, supported: { 'dynamic-import': true } },
-  // `tool-exec` (package.json `bin`): a few KB that start `cli-main.js` (src/cli/codeCache.ts).
-  { ...common, plugins: [], banner: { js: '#!/usr/bin/env node' }, define: {}, entryPoints: ['src/cli/launcher.ts'], outfile: `${outdir}/cli.js` },
+  { ...common, plugins: [], banner: {}, define: {}, entryPoints: ['src/cli/toolModules/importModule.ts'], outfile: `${outdir}/cli-import.js`, supported: { 'dynamic-import': true } },
+  // `tool-exec` (package.json `bin`): a few KB that start `cli-main.js` (src/cli/launch/cliCodeCache.ts).
+  { ...common, plugins: [], banner: { js: '#!/usr/bin/env node' }, define: {}, entryPoints: ['src/cli/launch/launcher.ts'], outfile: `${outdir}/cli.js` },
 ];
 
 cpSync('node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp', `${outdir}/vendor/seccomp`, { recursive: true, filter: (source) => !source.endsWith('.ts') });

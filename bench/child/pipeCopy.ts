@@ -1,5 +1,5 @@
 // Child of the big-output row: the floor of a copy on Node's event loop. It runs `yes … | head -c N`
-// as Bash does (a shell whose stdout and stderr are a FIFO, src/tools/outputPipe.ts, where one can be
+// as Bash does (a shell whose stdout and stderr are a FIFO, src/tools/process/outputPipe.ts, where one can be
 // made; Node's socket pair where not), and only reads the pipe and writes each chunk to a file
 // with Node's own stream plumbing (no decoding, redaction, counting or events); it prints its wall time
 // and peak RSS.
@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
-import { FifoPool, fifoReader, openFifoWriter, runHereQuietly } from '../../src/tools/outputPipe';
+import { FifoPool, fifoReader, openFifoWriter, runHereQuietly } from '../../src/tools/process/outputPipe';
 import { bigOutputCommand, printOutputRun, runOutputChild } from './outputRun';
 
 

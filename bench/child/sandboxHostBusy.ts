@@ -1,6 +1,6 @@
 // Child of the sandbox row: how long the host's event loop is busy for each command the OS sandbox wraps,
 // with the runtime loaded in the host (as before issue 13's change) and with it in its own process
-// (src/tools/sandbox/runtimeProcess.ts, as the executor runs it). The process first grows to `MiB` of
+// (src/tools/sandbox/runtime/runtimeProcess.ts, as the executor runs it). The process first grows to `MiB` of
 // resident memory, as an extension host is: the runtime's forks (`which`, `rg`) copy the forking
 // process's page tables. It prints `{inProcess, ownProcess}`, each the median over the wraps of the loop's
 // busy time in ms (performance.eventLoopUtilization: the time it ran callbacks, not waited), and the RSS.
@@ -10,8 +10,8 @@
 // Usage: node out/bench/child/sandboxHostBusy.js MiB WRAPS WORKSPACE
 import { mkdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { loadSandboxRuntime, type SandboxRuntime } from '../../src/tools/sandbox/runtime';
-import { SandboxRuntimeProcess } from '../../src/tools/sandbox/runtimeProcess';
+import { loadSandboxRuntime, type SandboxRuntime } from '../../src/tools/sandbox/runtime/runtime';
+import { SandboxRuntimeProcess } from '../../src/tools/sandbox/runtime/runtimeProcess';
 import { SANDBOX_TMPDIR } from '../../src/tools/sandbox/bashSandbox';
 import { sandboxRuntimeConfig } from '../../src/tools/sandbox/sandboxConfig';
 import { stat } from '../lib';

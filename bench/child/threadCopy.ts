@@ -9,7 +9,7 @@ import { closeSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { FifoPool, openFifoWriter, runHereQuietly, unlinkFifo } from '../../src/tools/outputPipe';
+import { FifoPool, openFifoWriter, runHereQuietly, unlinkFifo } from '../../src/tools/process/outputPipe';
 import { bigOutputCommand, MIB, printOutputRun, runOutputChild } from './outputRun';
 
 /** The worker: opens the FIFO's read end blocking (a writer is there), copies it to the file in writes of at least half its buffer. */

@@ -14,7 +14,7 @@ export async function freshCliRow(): Promise<Row> {
   const calls = path.join(mkdtempSync(path.join(tmpdir(), 'bench-calls-')), 'calls.json');
   writeFileSync(calls, JSON.stringify([{ id: 'r1', name: 'Read', input: { path: 'd0/d0/d0/f0.txt' } }]));
   const artifacts = mkdtempSync(path.join(tmpdir(), 'bench-artifacts-'));
-  // The CLI's V8 code cache (src/cli/codeCache.ts) in a cache home of the bench's own: the user's is left
+  // The CLI's V8 code cache (src/cli/launch/cliCodeCache.ts) in a cache home of the bench's own: the user's is left
   // alone, and the first run is one without a cache.
   const cacheHome = mkdtempSync(path.join(tmpdir(), 'bench-cache-'));
   const codeCache = path.join(cacheHome, 'agent-tool-executor', 'code-cache');
@@ -59,7 +59,7 @@ export async function freshCliRow(): Promise<Row> {
     goal: "≤ 2× node's own start",
     met: r.median <= 2,
     note:
-      "the CLI keeps a V8 code cache of its bundle (src/cli/codeCache.ts: `cli.js` is a launcher, `cli-main.js` the bundle). The row gives it a cache home of its own; the warm-up run writes the cache, so `now` is what a user sees from the second run on (the same bundle and Node). The first run's number is measured with the cache deleted before each such run: it compiles without one and writes it at exit",
+      "the CLI keeps a V8 code cache of its bundle (src/cli/launch/cliCodeCache.ts: `cli.js` is a launcher, `cli-main.js` the bundle). The row gives it a cache home of its own; the warm-up run writes the cache, so `now` is what a user sees from the second run on (the same bundle and Node). The first run's number is measured with the cache deleted before each such run: it compiles without one and writes it at exit",
   };
 }
 
@@ -270,7 +270,7 @@ const BIG_OUTPUT_NOTE =
   'doubled the semi-spaces (peak RSS 83–89 MiB then); while it is ASCII it now waits in a buffer outside the JS heap. That was not enough in every run: ' +
   'of 32 runs of 1 GiB on 2026-12-01, 3 still peaked at 84–87 MiB with the semi-spaces doubled (V8 grows them once what survived its collections since ' +
   'it last grew them exceeds their capacity, and most of that was the CLI\'s own start-up), and with a key=value log line (the redaction looks back at ' +
-  'each `=`) all 3 runs did, at 81–86 MiB. So `tool-exec` now caps the young generation where its start-up leaves it (src/node/youngGeneration.ts): ' +
+  'each `=`) all 3 runs did, at 81–86 MiB. So `tool-exec` now caps the young generation where its start-up leaves it (src/node/runtime/youngGeneration.ts): ' +
   'V8 reads the growth factor each time it grows the space, and once the space is at 8 MiB (the two 4 MiB semi-spaces) the CLI sets that factor to 1 (and back to 2 should V8 ' +
   'shrink the space). The same 1 GiB then peaked at 72–77 MiB with either line. The cost, measured there, is more young collections where much ' +
   'survives them, as in a batch of 3,000 Read and Grep calls (0.49–0.58 s in them against 0.31–0.35 s, of 4.1–5.1 s of CPU). The same ' +

@@ -1,6 +1,6 @@
 // Row 8: redaction of 10 MiB with 200 planted secrets of 10 formats, against one combined regex
 // over the same rules (and secretlint's recommended preset, when it is installed).
-import { createRedactor } from '../../src/executor/results/redaction/redactor';
+import { createRedactor } from '../../src/executor/results/redaction/patternRedactor';
 import { BUILTIN_RULES } from '../../src/executor/results/redaction/rules';
 import { ISSUE_RULE_SOURCES } from '../issueRules';
 import { buildCorpus, countFound, countMasks } from '../redactionCorpus';

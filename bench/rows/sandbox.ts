@@ -69,8 +69,8 @@ export async function sandboxEchoRow(): Promise<Row> {
     note:
       'Linux, bubblewrap 0.8. Of a sandboxed command, about 40 ms was the runtime building the bubblewrap command in its process ' +
       '(per command it ran `rg` for the protected names in the command\'s folder and checked each protected path; its `which` for ' +
-      'the shell is a lookup over PATH in our bundle, src/tools/sandbox/which.ts). In our bundle its listing of the folder is a `readdir` ' +
-      'of it and of each folder in it (src/tools/sandbox/fileListing.ts), no process: 117 ms per command against 134.5 ms with `rg` ' +
+      'the shell is a lookup over PATH in our bundle, src/tools/sandbox/runtime/which.ts). In our bundle its listing of the folder is a `readdir` ' +
+      'of it and of each folder in it (src/tools/sandbox/runtime/fileListing.ts), no process: 117 ms per command against 134.5 ms with `rg` ' +
       '(2026-12-05, 6 alternating runs of each production bundle, 10 commands each, medians; a fresh CLI with one 832 ms against 860). ' +
       'Running it takes about 80 ms (2026-12-05, `echo hi`: ' +
       'the wrapped command 79 ms against 11 ms unwrapped; bubblewrap alone 27 ms, with the seccomp helper 29 ms; the rest is the ' +

@@ -1,5 +1,5 @@
 // Row 9: head/tail truncation of 1, 10 and 100 MB: linear would be ×10 per step.
-import { applyBudget } from '../../src/executor/budget';
+import { applyBudget } from '../../src/executor/results/budget';
 import { fmt, perOpMicros, REPEATS, stat, type Row } from '../lib';
 
 const LINE = 'line of a long build log with some text in it\n';
@@ -41,6 +41,6 @@ export async function truncationRow(): Promise<Row> {
     now: `×${fmt(step1, 1)}, ×${fmt(step2, 1)} (${ms} ms); one byteLength pass alone: ×${floorSteps[0]}, ×${floorSteps[1]}`,
     goal: '≤ ×11 each step',
     met: step1.median <= 11 && step2.median <= 11,
-    note: `one \`Buffer.byteLength\` pass over the same texts scales ×${floorSteps[0]}, ×${floorSteps[1]} in the same run: a text that fits in the CPU's caches (1 MB, cut again and again) is read from them, one of 10 MB or 100 MB from memory. The texts are flat before any timing (made with \`repeat\`, each would otherwise be copied into a flat string by its first cut, in one repeat of nine). Truncation reads the text once: its UTF-8 bytes, its lines and its longest line are counted together, block by block (\`utf8BytesAndLines\`, src/executor/text.ts), ${floorSteps.some((step) => Number(step) > 11) ? 'so a step above ×11 is that memory bandwidth, not the algorithm' : 'so on this machine, whose byteLength pass stays within ×11, the goal is within reach'}`,
+    note: `one \`Buffer.byteLength\` pass over the same texts scales ×${floorSteps[0]}, ×${floorSteps[1]} in the same run: a text that fits in the CPU's caches (1 MB, cut again and again) is read from them, one of 10 MB or 100 MB from memory. The texts are flat before any timing (made with \`repeat\`, each would otherwise be copied into a flat string by its first cut, in one repeat of nine). Truncation reads the text once: its UTF-8 bytes, its lines and its longest line are counted together, block by block (\`utf8BytesAndLines\`, src/executor/format/text.ts), ${floorSteps.some((step) => Number(step) > 11) ? 'so a step above ×11 is that memory bandwidth, not the algorithm' : 'so on this machine, whose byteLength pass stays within ×11, the goal is within reach'}`,
   };
 }

@@ -1,10 +1,10 @@
 // One agent request = one executor turn with one call of our tools, so rules, hooks, approvals,
 // snapshots, redaction, budgets and artifacts apply to it exactly as to a model's call.
-import type { ToolCall } from '../executor/contract';
+import type { ToolCall } from '../executor/contract/contract';
 import type { ToolExecutor } from '../executor/executor';
 import type { ApprovalClient } from '../executor/ports/approvalClient';
-import type { ToolCallResult } from '../executor/result';
-import type { Turn, TurnOptions } from '../executor/turn';
+import type { ToolCallResult } from '../executor/contract/result';
+import type { Turn, TurnOptions } from '../executor/turn/turn';
 
 /** What a request's turn gets from the host (VS Code: the chat request's context and label; a renderer). */
 export interface TurnHost {

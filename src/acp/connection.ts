@@ -18,7 +18,7 @@ import { AcpErrorCodes, fail, type Outcome } from './outcome';
 import { requestPermission } from './permissions';
 import { loadAcp, type Acp, type AcpModule } from './sdk';
 import { Terminals } from './terminals';
-import { formatBytes } from '../executor/text';
+import { formatBytes } from '../executor/format/text';
 
 /** How long a closing agent gets after its stdin ends before it is killed. Ours. */
 export const AGENT_CLOSE_GRACE_MS = 2000;

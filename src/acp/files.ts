@@ -3,15 +3,15 @@
 // numbers and the note are taken off what Read returned (after redaction: a secret never leaves).
 import { fstat, read } from 'node:fs';
 import { promisify } from 'node:util';
-import { realLocation } from '../executor/policy/paths';
-import { closeQuietly, openForRead } from '../tools/judgedFile';
+import { realLocation } from '../executor/policy/path/judgePath';
+import { closeQuietly, openForRead } from '../tools/fileAccess/judgedFile';
 import { isAbsolute } from 'node:path';
 import type { Acp } from './sdk';
-import type { ToolCallResult } from '../executor/result';
+import type { ToolCallResult } from '../executor/contract/result';
 import { runCall, type CallRunner } from './calls';
 import { AcpErrorCodes, fail, ok, type Outcome } from './outcome';
 
-/** Read's line prefix: the number right-aligned in 6 columns and a tab (src/tools/read.ts `formatLine`). */
+/** Read's line prefix: the number right-aligned in 6 columns and a tab (src/tools/file/read.ts `formatLine`). */
 const NUMBERED_LINE = /^ *\d+\t/;
 /** Read's note after a page: `[Showing lines …]` or `[Output stopped at …]`. */
 const PAGE_NOTE = /\n\n\[(?:Showing lines|Output stopped at) [^\n]*\]$/;

@@ -71,7 +71,7 @@ export async function requestPermission(host: PermissionHost, params: Acp.Reques
   const tool = ours ? host.executor.registry.get(ours.name)?.def : undefined;
   // 1–2. Our rules decide first.
   let reason = `The agent asks: ${toolCall.title ?? toolCall.kind ?? 'a tool call'}`;
-  // The input as the call pipeline would hand it to the policy (src/executor/stages/resolveInput.ts).
+  // The input as the call pipeline would hand it to the policy (src/executor/call/stages/admit/resolveInput.ts).
   const request = ours && tool ? { tool, input: tool.resolveInput ? tool.resolveInput(ours.input) : ours.input, callId: toolCall.toolCallId, workspaceFolders: host.workspaceFolders() } : undefined;
   if (request) {
     const decision = await host.policy.evaluate(request, signal);

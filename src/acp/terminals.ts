@@ -10,8 +10,8 @@
 //   release       kill if still running, then forget the terminal
 // Every terminal of a session is killed when the session is cancelled or the connection closes.
 import type { Acp } from './sdk';
-import type { FollowedOutput, TaskExit } from '../executor/backgroundTasks';
-import { TailBuffer } from '../executor/results/tailBuffer';
+import type { FollowedOutput, TaskExit } from '../executor/turn/backgroundTasks';
+import { TailBuffer } from '../executor/results/stream/tailBuffer';
 import { runCall, type CallRunner } from './calls';
 import { failureOf } from './files';
 import { AcpErrorCodes, fail, ok, type Outcome } from './outcome';
@@ -23,7 +23,7 @@ export const TERMINAL_DEFAULT_OUTPUT_BYTES = 1024 * 1024;
  * message even if JSON escapes every byte as `\u00XX` (6 bytes).
  */
 export const TERMINAL_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
-/** `Started in the background as task <id>.` (src/tools/bash.ts). */
+/** `Started in the background as task <id>.` (src/tools/shell/bash.ts). */
 const STARTED = /Started in the background as task (\S+?)\./;
 
 interface Terminal {

@@ -95,7 +95,7 @@ export interface TurnResultsResponse {
   readonly results: readonly WireResult[];
 }
 
-/** An executor event of one turn (src/executor/events.ts), with the agent's turn id; results in the wire shape. */
+/** An executor event of one turn (src/executor/contract/events.ts), with the agent's turn id; results in the wire shape. */
 export interface EventParams {
   readonly turnId: string;
   readonly event: { readonly type: string; readonly [field: string]: unknown };

@@ -8,10 +8,10 @@
 //      abort the turn: running calls end at once, the rest are reported cancelled.
 // Expected failures (bad params, unknown turn ids) are `ResponseError` values, answered as such.
 import { ResponseError } from 'vscode-jsonrpc';
-import type { ToolCall } from '../executor/contract';
-import { CancellationError } from '../executor/errors';
+import type { ToolCall } from '../executor/contract/contract';
+import { CancellationError } from '../executor/contract/errors';
 import type { ToolExecutor } from '../executor/executor';
-import type { Turn, TurnOptions } from '../executor/turn';
+import type { Turn, TurnOptions } from '../executor/turn/turn';
 import { checkParams, MAX_TURN_CALLS, tooManyCalls, type Checked } from './params';
 import {
   BridgeErrorCodes,
@@ -24,7 +24,7 @@ import {
 } from './protocol';
 import { wireEvent, wireResult } from './wire';
 
-/** The event types `executor/event` carries (src/executor/events.ts). */
+/** The event types `executor/event` carries (src/executor/contract/events.ts). */
 export const BRIDGE_EVENT_TYPES = [
   'turnStarted',
   'turnEnded',

@@ -1,8 +1,8 @@
 // The executor's values as they travel to an agent: results in the CLI's `--json` shape, events with the
 // agent's turn id and without what only the editor needs (a proposed change's whole file texts).
 import { jsonLine } from '../cli/output';
-import type { TurnEvent } from '../executor/events';
-import type { ToolCallResult } from '../executor/result';
+import type { TurnEvent } from '../executor/contract/events';
+import type { ToolCallResult } from '../executor/contract/result';
 import type { EventParams, WireResult } from './protocol';
 
 /** Exactly a `tool-exec run --json` line, as an object: one definition of the shape for both. */

@@ -4,19 +4,19 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ToolDefinition } from '../executor/contract';
-import { projectErrorMessage } from '../executor/errors';
+import type { ToolDefinition } from '../executor/contract/contract';
+import { projectErrorMessage } from '../executor/contract/errors';
 import { ToolExecutor } from '../executor/executor';
 import type { ApprovalClient } from '../executor/ports/approvalClient';
 import type { Logger } from '../executor/ports/logger';
 import type { PermissionMode } from '../executor/policy/index';
-import { ToolRegistry } from '../executor/registry';
+import { ToolRegistry } from '../executor/contract/registry';
 import { registerBuiltinTools } from '../tools/index';
-import { ProcessSupervisor } from '../tools/processTree';
+import { ProcessSupervisor } from '../tools/process/processTree';
 import { createCliAdapters } from './adapters';
 import { UsageError } from './args';
-import type { ToolContainment } from './containment';
-import { loadToolModule } from './toolModules';
+import type { ToolContainment } from './toolModules/containment';
+import { loadToolModule } from './toolModules/toolModules';
 
 /** The options `run` and `serve` share. */
 export interface CliExecutorArgs {

@@ -3,12 +3,12 @@
 // when the reader of stdout went away. However it ends, the calls still running are cancelled and
 // reported (as far as stdout is still read), and every process they started is stopped.
 import { setMaxListeners } from 'node:events';
-import { createRedactor } from '../executor/results/redaction/redactor';
-import { CancellationError } from '../executor/errors';
+import { createRedactor } from '../executor/results/redaction/patternRedactor';
+import { CancellationError } from '../executor/contract/errors';
 import { isLogLevel, StreamLogger } from '../node/streamLogger';
 import { parseCommand, USAGE, UsageError } from './args';
 import { CliOutput, divertProcessStdout } from './cliOutput';
-import { ToolContainment } from './containment';
+import { ToolContainment } from './toolModules/containment';
 import { runBatch } from './run';
 
 declare const TOOL_EXEC_VERSION: string | undefined;

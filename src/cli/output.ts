@@ -1,5 +1,5 @@
 // Printing results: one JSON line per call (`--json`) or a readable listing, then a summary.
-import type { ToolCallResult } from '../executor/result';
+import type { ToolCallResult } from '../executor/contract/result';
 import type { CliWriter } from './cliOutput';
 
 export interface BatchSummary {

@@ -2,13 +2,13 @@
 import { resolve } from 'node:path';
 import type { ApprovalClient } from '../executor/ports/approvalClient';
 import type { Logger } from '../executor/ports/logger';
-import { FixedApprovalClient } from '../node/fixedApprovalClient';
-import { TtyApprovalClient } from '../node/ttyApprovalClient';
+import { FixedApprovalClient } from '../node/approval/fixedApprovalClient';
+import { TtyApprovalClient } from '../node/approval/ttyApprovalClient';
 import { UsageError, type RunArgs } from './args';
-import { readCalls, streamCalls } from './calls';
+import { readCalls, streamCalls } from './readCalls';
 import { createCliExecutor, loadModuleTools, workspaceOf } from './cliExecutor';
 import type { CliWriter } from './cliOutput';
-import type { ToolContainment } from './containment';
+import type { ToolContainment } from './toolModules/containment';
 import { humanSummary, OrderedPrinter, summaryLine, type StoppedBackground } from './output';
 
 export interface CliIo {

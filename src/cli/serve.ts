@@ -10,10 +10,10 @@ import { BridgeService } from '../bridge/service';
 import type { ToolExecutor } from '../executor/executor';
 import type { ApprovalClient } from '../executor/ports/approvalClient';
 import type { Logger } from '../executor/ports/logger';
-import { FixedApprovalClient } from '../node/fixedApprovalClient';
+import { FixedApprovalClient } from '../node/approval/fixedApprovalClient';
 import type { CliWriter } from './cliOutput';
 import { createCliExecutor, loadModuleTools, workspaceOf, type CliExecutorArgs } from './cliExecutor';
-import type { ToolContainment } from './containment';
+import type { ToolContainment } from './toolModules/containment';
 
 declare const TOOL_EXEC_VERSION: string | undefined;
 

@@ -1,5 +1,5 @@
 // The session's read-before-write ledger: what the model last saw of each file.
-import type { FileStamp, FileStateLedger } from './contract';
+import type { FileStamp, FileStateLedger } from './contract/contract';
 
 export class InMemoryFileLedger implements FileStateLedger {
   private readonly stamps = new Map<string, FileStamp>();

@@ -1,23 +1,23 @@
 // The built-in tools (issue 6), one file each, created by one factory and registered through the registry.
-import type { ToolDefinition } from '../executor/contract';
-import type { ToolRegistry } from '../executor/registry';
-import { BackgroundShells } from './backgroundShells';
-import { createBashTool } from './bash';
-import { createBashOutputTool } from './bashOutput';
-import { createEditTool } from './edit';
-import { createGlobTool } from './glob';
-import { createGrepTool } from './grep';
-import { createKillBashTool } from './killBash';
+import type { ToolDefinition } from '../executor/contract/contract';
+import type { ToolRegistry } from '../executor/contract/registry';
+import { BackgroundShells } from './shell/backgroundShells';
+import { createBashTool } from './shell/bash';
+import { createBashOutputTool } from './shell/bashOutput';
+import { createEditTool } from './file/edit';
+import { createGlobTool } from './search/glob';
+import { createGrepTool } from './search/grep';
+import { createKillBashTool } from './shell/killBash';
 import type { BuiltinToolsOptions } from './options';
-import { defaultProcessSupervisor, type ProcessSupervisor } from './processTree';
-import { createReadTool } from './read';
+import { defaultProcessSupervisor, type ProcessSupervisor } from './process/processTree';
+import { createReadTool } from './file/read';
 import { createTodoWriteTool, TodoStore } from './todoWrite';
-import { createWebFetchTool } from './webFetch';
-import { createWriteTool } from './write';
+import { createWebFetchTool } from './web/webFetch';
+import { createWriteTool } from './file/write';
 
-export { findRipgrep, findVsCodeRipgrep } from './ripgrep';
+export { findRipgrep, findVsCodeRipgrep } from './search/ripgrep';
 export { TodoStore, type Todo } from './todoWrite';
-export { ProcessSupervisor, defaultProcessSupervisor } from './processTree';
+export { ProcessSupervisor, defaultProcessSupervisor } from './process/processTree';
 export type { BackgroundTaskHost, BuiltinToolsOptions, WebFetchOptions } from './options';
 
 /** Every built-in tool, in the order they are offered to the model. */

@@ -1,7 +1,7 @@
 // What the composition root (extension or CLI) hands the built-in tools.
-import type { ExternalBackgroundTask, TrackedTask } from '../executor/backgroundTasks';
-import type { LocalFileSystems } from '../executor/localMounts';
-import type { ProcessSupervisor } from './processTree';
+import type { ExternalBackgroundTask, TrackedTask } from '../executor/turn/backgroundTasks';
+import type { LocalFileSystems } from '../node/runtime/localMounts';
+import type { ProcessSupervisor } from './process/processTree';
 import type { BashSandbox } from './sandbox/bashSandbox';
 import type { TodoStore } from './todoWrite';
 

@@ -1,8 +1,8 @@
 // TodoWrite: the model's task list for this session, replaced whole on each call. It only touches session
 // state, so it declares `readOnly` with scope `session`: not read-only to the scheduler, hence serial (spec §2 rule 6).
 import { z } from 'zod';
-import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract';
-import { deferredSchema } from '../executor/schema';
+import type { ToolContext, ToolDefinition, ToolOutput } from '../executor/contract/contract';
+import { deferredSchema } from '../executor/contract/schema';
 
 /** Items in one list; a longer plan is a sign the items are too small. */
 export const TODO_MAX_ITEMS = 100;

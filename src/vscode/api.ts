@@ -2,9 +2,9 @@
 import type * as vscode from 'vscode';
 import type { ToolExecutor } from '../executor/executor';
 import type { PermissionRule } from '../executor/policy/index';
-import type { ToolRegistry } from '../executor/registry';
-import type { ToolCallResult } from '../executor/result';
-import type { ApprovalResponder } from './approvalDialog';
+import type { ToolRegistry } from '../executor/contract/registry';
+import type { ToolCallResult } from '../executor/contract/result';
+import type { ApprovalResponder } from './permissions/approvalDialog';
 import type { RunToolCallsOptions } from './runToolCallsCommand';
 
 export interface AgentToolExecutorApi {

@@ -6,8 +6,8 @@
 // as the launcher loads `extension-main.js`. Compiled by tsc (the tests), nothing calls this: the modules are
 // imported as they are.
 import * as path from 'node:path';
-import { CODE_CACHE_SAVE_DELAY_MS, loadWithCodeCache, type LoadedModule } from '../node/codeCache';
-import { startThreadClock } from '../node/threadCpu';
+import { CODE_CACHE_SAVE_DELAY_MS, loadWithCodeCache, type LoadedModule } from '../node/runtime/codeCache';
+import { startThreadClock } from '../node/runtime/threadCpu';
 
 /** The core's file, beside `extension-main.js`. */
 export const CORE_FILE = 'extension-core.js';

@@ -3,11 +3,11 @@
 // participant exists. Approvals show the modal dialog; `file_diff` results open diff editors; the
 // results open beside, with links to persisted outputs.
 import * as vscode from 'vscode';
-import type { ToolCall } from '../executor/contract';
+import type { ToolCall } from '../executor/contract/contract';
 import type { ToolExecutor } from '../executor/executor';
-import type { ToolCallResult } from '../executor/result';
-import type { DiffEditorOpener } from './diffEditor';
-import type { ResultsDocuments } from './resultsDocument';
+import type { ToolCallResult } from '../executor/contract/result';
+import type { DiffEditorOpener } from './results/diffEditor';
+import type { ResultsDocuments } from './results/resultsDocument';
 
 export const RUN_TOOL_CALLS_COMMAND = 'agentToolExecutor.runToolCalls';
 

@@ -8,23 +8,23 @@
 //   9. an allow rule → allow                       absolute allow rule covers it
 //  10. the mode's default
 // A call is denied if any part is, asks if any part asks, and runs only when every part is allowed.
-import type { PermissionSubject } from '../contract';
-import type { CallFlags } from '../events';
-import { flagsOf } from '../flags';
-import { workDirOf } from '../paths';
-import type { IgnoredPaths } from '../ports/ignoredPaths';
+import type { PermissionSubject } from '../contract/contract';
+import type { CallFlags } from '../contract/events';
+import { flagsOf } from '../contract/flags';
+import { workDirOf } from './path/modelPath';
+import type { IgnoredPaths } from '../ports/workspace/ignoredPaths';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../ports/permissionPolicy';
-import { lastingRuleTexts } from './lastingRules';
-import { isAbsolutePattern, literalGlob, parsePathPattern } from './pathMatch';
-import { containingFolder, judgePath, judgeShellPath, realFolders, type PathJudge } from './paths';
-import { exactRuleCovers, ruleApplies, ruleMatches, type Check, type RuleMatch } from './ruleMatch';
-import { parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './ruleSyntax';
+import { lastingRuleTexts } from './rules/lastingRules';
+import { isAbsolutePattern, literalGlob, parsePathPattern } from './path/pathMatch';
+import { containingFolder, judgePath, judgeShellPath, realFolders, type PathJudge } from './path/judgePath';
+import { exactRuleCovers, ruleApplies, ruleMatches, type Check, type RuleMatch } from './rules/ruleMatch';
+import { parseRule, type PermissionRule, type RuleBehavior, type RuleParse, type RuleSource } from './rules/ruleSyntax';
 import type { PermissionMode } from './modes';
-import { prefixRuleFor } from './ruleSuggestion';
-import { conservativeDeny } from './unreadableRule';
-import { combine, sensitiveReason } from './verdicts';
-import { splitCommand, type CommandWord } from './shellSplit';
-import { argumentChecks } from './shellArguments';
+import { prefixRuleFor } from './rules/ruleSuggestion';
+import { conservativeDeny } from './rules/unreadableRule';
+import { combine, sensitiveReason } from './rules/verdicts';
+import { splitCommand, type CommandWord } from './shell/shellSplit';
+import { argumentChecks } from './shell/shellArguments';
 import { subjectsOf } from './subjects';
 
 /** Rule strings by behaviour, as in Claude Code's `permissions`. */

@@ -1,12 +1,12 @@
 // Claude Code's `settings.json`, read as it is (policy issue §7): `permissions.allow|ask|deny`,
 // `permissions.defaultMode`, `permissions.additionalDirectories` and `hooks`, so a user's existing file
 // works unchanged. Parsing is pure; problems are values, listed for the host to show.
-import type { IgnoredPaths } from '../ports/ignoredPaths';
+import type { IgnoredPaths } from '../ports/workspace/ignoredPaths';
 import * as path from 'node:path';
 import type { HookEventName } from '../ports/hooks';
 import { modeStrictness, parsePermissionMode, type PermissionMode } from './modes';
 import { RulesPolicy, type RuleLists } from './rulesPolicy';
-import { EVERY_TOOL } from './ruleSyntax';
+import { EVERY_TOOL } from './rules/ruleSyntax';
 
 /** The hook events the executor runs; other Claude Code events are ignored (and reported). */
 export const SUPPORTED_HOOK_EVENTS: readonly HookEventName[] = ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure'];

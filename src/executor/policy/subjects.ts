@@ -1,7 +1,7 @@
 // What a call touches, as the policy reads it: the tool's own `permissionSubject`, else the
 // well-known input fields (`path`, `file_path`, `command`, `url`), so rules work for any tool.
-import type { PermissionSubject, ToolDefinition } from '../contract';
-import { flagsOf } from '../flags';
+import type { PermissionSubject, ToolDefinition } from '../contract/contract';
+import { flagsOf } from '../contract/flags';
 import picomatch from 'picomatch';
 
 export type SubjectsResult = { readonly ok: true; readonly subjects: readonly PermissionSubject[] } | { readonly ok: false; readonly reason: string };

@@ -1,5 +1,5 @@
 // Port: whoever answers an approval — a modal dialog in VS Code, a flag or a TTY prompt in the CLI.
-import type { ApprovalPreview } from '../contract';
+import type { ApprovalPreview } from '../contract/contract';
 
 export interface ApprovalRequest {
   readonly callId: string;

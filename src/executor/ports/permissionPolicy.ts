@@ -1,7 +1,7 @@
 // Port: the rules-and-mode decision of spec §3.5, before hooks and approval are laid over it.
-import type { ToolDefinition } from '../contract';
-import type { PathJudge } from '../policy/paths';
-import type { DecidedBy } from '../result';
+import type { ToolDefinition } from '../contract/contract';
+import type { PathJudge } from '../policy/path/judgePath';
+import type { DecidedBy } from '../contract/result';
 
 export type PermissionBehavior = 'allow' | 'ask' | 'deny';
 

@@ -1,9 +1,9 @@
 // The total budget of a batch (spec §7, W): after every call ran, the model contents of the turn
 // together must fit `maxTotalBytes`. Small results are kept whole; the large ones share what is left
 // equally (water filling) and are cut to their head and tail thirds.
-import { truncateMiddle } from '../budget';
-import type { ToolCallResult } from '../result';
-import { utf8Bytes } from '../text';
+import { truncateMiddle } from './budget';
+import type { ToolCallResult } from '../contract/result';
+import { utf8Bytes } from '../format/text';
 
 /** Room for the truncation marker line a cut result gains. */
 export const TOTAL_BUDGET_MARKER_BYTES = 200;

@@ -2,9 +2,9 @@
 // artifact holding it), display and metadata; failures also keep the exact model content sent, so a
 // session can be replayed. Media parts are stored as artifacts and referenced. Everything in it is
 // redacted: the result was redacted before it forked, and the input is redacted here.
-import type { ToolDisplay } from '../contract';
+import type { ToolDisplay } from '../contract/contract';
 import type { Redactor } from '../ports/redactor';
-import type { ArtifactRef, ErrorKind, ToolCallResult } from '../result';
+import type { ArtifactRef, ErrorKind, ToolCallResult } from '../contract/result';
 
 /** Bumped when an entry's shape changes incompatibly. */
 export const SESSION_RECORD_VERSION = 1;

@@ -1,9 +1,9 @@
 // The results of one turn, published once final (issue 10): without a total budget each call's result
 // leaves as soon as it is settled; with one, every result waits until the turn's last call settled, so
 // the budget (spec §7) is applied before any event, span, log line or session record sees a result.
-import { publishCall, type SettledCall } from '../callRunner';
-import type { ExecutorDeps } from '../callState';
-import type { ToolCallResult } from '../result';
+import { publishCall, type SettledCall } from '../call/callRunner';
+import type { ExecutorDeps } from '../call/callState';
+import type { ToolCallResult } from '../contract/result';
 import { applyTotalBudget } from './batchBudget';
 
 export class TurnResults {

@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ArtifactRetention } from '../../executor/contract';
-import type { ArtifactStore, ArtifactWrite, ArtifactWriter } from '../../executor/ports/artifactStore';
-import type { ArtifactRef } from '../../executor/result';
+import type { ArtifactRetention } from '../../executor/contract/contract';
+import type { ArtifactStore, ArtifactWrite, ArtifactWriter } from '../../executor/ports/workspace/artifactStore';
+import type { ArtifactRef } from '../../executor/contract/result';
 import { ARTIFACTS_FOLDER, ARTIFACT_NAME_MARK, RETENTION_MANIFEST, artifactFileName, artifactUri, parseArtifactUri, safeName } from '../../executor/results/artifactLayout';
 
 /** Owner only: artifacts may hold secrets redaction did not know. */

@@ -2,9 +2,9 @@
 // The walk finds what changed within its limits; a folder that is new is explored past them; the
 // events add what happened deeper or past the file limit.
 import * as path from 'node:path';
-import type { FileChangeEvent } from '../../executor/ports/fileChangeFeed';
-import { GIT_DIR_NAME, gitControlPath } from '../../executor/policy/gitFiles';
-import type { WorkspaceChange } from '../../executor/result';
+import type { FileChangeEvent } from '../../executor/ports/workspace/fileChangeFeed';
+import { GIT_DIR_NAME, gitControlPath } from '../../executor/policy/path/gitFiles';
+import type { WorkspaceChange } from '../../executor/contract/result';
 import { isSkippedName, statFileSync, walkWorkspace, type FileStat, type WalkResult } from './walk';
 
 /** Files recorded from folders created during the call, explored past the walk's limits. */

@@ -15,7 +15,7 @@
 import { watch, type FSWatcher, type Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { FileChangeEvent, FileChangeFeed } from '../../executor/ports/fileChangeFeed';
+import type { FileChangeEvent, FileChangeFeed } from '../../executor/ports/workspace/fileChangeFeed';
 import { SNAPSHOT_SKIP_DIRS } from './walk';
 
 /** A workspace that never goes quiet (a build writing continuously) still ends the wait. */

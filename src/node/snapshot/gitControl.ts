@@ -1,9 +1,9 @@
 // The files of a repository folder the workspace snapshot lists although it skips `.git` (whose objects,
 // refs and index change with every git command): those that name commands or other folders, as
-// `src/executor/policy/gitFiles.ts` lists them. Read synchronously, like the walk that finds the folder.
+// `src/executor/policy/path/gitFiles.ts` lists them. Read synchronously, like the walk that finds the folder.
 import { readdirSync, type Dirent } from 'node:fs';
 import * as path from 'node:path';
-import { GIT_CONTROL_FILES, GIT_CONTROL_FOLDERS } from '../../executor/policy/gitFiles';
+import { GIT_CONTROL_FILES, GIT_CONTROL_FOLDERS } from '../../executor/policy/path/gitFiles';
 import { statFileSync, type FileStat } from './walk';
 
 /**

@@ -2,10 +2,10 @@
 // the call over every workspace folder, merged with the change events a watcher saw in between.
 // The after-snapshot is not cancellable: the files are on disk whatever happened to the call.
 import * as path from 'node:path';
-import type { FileChangeEvent, FileChangeFeed } from '../../executor/ports/fileChangeFeed';
+import type { FileChangeEvent, FileChangeFeed } from '../../executor/ports/workspace/fileChangeFeed';
 import { nullLogger, type Logger } from '../../executor/ports/logger';
-import type { SnapshotSession, WorkspaceSnapshotter } from '../../executor/ports/workspaceSnapshotter';
-import type { WorkspaceChange } from '../../executor/result';
+import type { SnapshotSession, WorkspaceSnapshotter } from '../../executor/ports/workspace/workspaceSnapshotter';
+import type { WorkspaceChange } from '../../executor/contract/result';
 import { FsWatchChangeFeed } from './fsWatchFeed';
 import { diffWorkspace, type EventRecord } from './diff';
 import { SNAPSHOT_MAX_DEPTH, SNAPSHOT_MAX_FILES, walkWorkspace, type ListingCache, type WalkResult } from './walk';

@@ -6,7 +6,7 @@
 import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { GIT_DIR_NAME } from '../../executor/policy/gitFiles';
+import { GIT_DIR_NAME } from '../../executor/policy/path/gitFiles';
 import { recordGitControlFiles } from './gitControl';
 
 /** W: the walk goes at most this many levels down (a file at `a/b/c/d.txt` is on level 4). */

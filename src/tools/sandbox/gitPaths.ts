@@ -3,7 +3,7 @@
 // working-tree files its repository's config includes. Read when the sandbox is configured.
 import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { GIT_DIR_NAME, GIT_WORKTREE_FILES, includedFiles, submodulePaths } from '../../executor/policy/gitFiles';
+import { GIT_DIR_NAME, GIT_WORKTREE_FILES, includedFiles, submodulePaths } from '../../executor/policy/path/gitFiles';
 
 /** Absolute paths a sandboxed command must not write, besides the names at the folder's root. */
 export async function repositoryPaths(folder: string, home: string): Promise<string[]> {

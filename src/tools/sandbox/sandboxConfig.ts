@@ -7,8 +7,8 @@
 // On Linux bubblewrap binds concrete paths (no globs for writes, and a read glob walks the tree before
 // every command), so the workspace's names are taken at each folder's root; macOS takes `**` patterns.
 import * as path from 'node:path';
-import { GIT_PROTECTED_NAMES } from '../../executor/policy/gitFiles';
-import { AGENT_IGNORE_FILES, SECRET_FILE_GLOBS } from '../../executor/policy/sensitiveFiles';
+import { GIT_PROTECTED_NAMES } from '../../executor/policy/path/gitFiles';
+import { AGENT_IGNORE_FILES, SECRET_FILE_GLOBS } from '../../executor/policy/path/sensitiveFiles';
 
 /** The part of `@anthropic-ai/sandbox-runtime`'s `SandboxRuntimeConfig` we set (all of it required by the runtime). */
 export interface SandboxRuntimeConfigShape {

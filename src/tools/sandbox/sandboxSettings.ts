@@ -2,7 +2,7 @@
 // `autoAllowBashIfSandboxed`, `excludedCommands`, `network.allowedDomains`. Parsing is pure; problems are
 // values. A broken value never loosens anything: the sandbox stays as the other source has it, and
 // auto-allow needs a real `true`.
-import { parseRule } from '../../executor/policy/ruleSyntax';
+import { parseRule } from '../../executor/policy/rules/ruleSyntax';
 
 export interface SandboxSettings {
   /** Run Bash (and background commands) inside the OS sandbox. @default false */

@@ -8,7 +8,7 @@ import type { ToolExecutor } from '../../executor/executor';
 import type { ApprovalClient } from '../../executor/ports/approvalClient';
 import type { Logger } from '../../executor/ports/logger';
 import type { PermissionPolicy } from '../../executor/ports/permissionPolicy';
-import { configuredAcpAgents } from './agentSettings';
+import { configuredAcpAgents } from './acpAgentSettings';
 
 export interface AcpAgentsOptions {
   readonly executor: ToolExecutor;

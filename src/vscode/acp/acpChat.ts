@@ -5,14 +5,14 @@
 // lines, Open diff. The chat's stop button sends `session/cancel`.
 import * as vscode from 'vscode';
 import type { TurnHost } from '../../acp/calls';
-import type { ToolCall } from '../../executor/contract';
+import type { ToolCall } from '../../executor/contract/contract';
 import type { Redactor } from '../../executor/ports/redactor';
-import type { Turn } from '../../executor/turn';
+import type { Turn } from '../../executor/turn/turn';
 import type { DiffLinks } from '../chat/diffLinks';
 import { ReplyRenderer } from '../chat/replyRenderer';
 import { oneLine } from '../chat/replyText';
 import type { AcpAgents } from './acpAgents';
-import { BRIDGE_AGENT, BUILTIN_AGENT, chosenAgentSetting } from './agentSettings';
+import { BRIDGE_AGENT, BUILTIN_AGENT, chosenAgentSetting } from './acpAgentSettings';
 import { UpdateRenderer } from './updateRenderer';
 
 /** The prompt shown in a turn's label (Tool Calls view) is cut here (as the built-in loop's). */

@@ -11,7 +11,7 @@ import type { Redactor } from '../../executor/ports/redactor';
 import type { DiffLinks } from '../chat/diffLinks';
 import type { PromptForwarder } from '../chat/participant';
 import type { AgentChat, AgentHost } from './hosted';
-import { affectsAgentLaunch, agentLaunchFromSettings } from './agentSettings';
+import { affectsAgentLaunch, agentLaunchFromSettings } from './bridgeAgentSettings';
 
 export interface AgentBridgeOptions {
   readonly executor: ToolExecutor;

@@ -10,7 +10,7 @@ import type { TurnObserver } from '../../bridge/service';
 import type { Redactor } from '../../executor/ports/redactor';
 import type { RedactionStream } from '../../executor/ports/redactor';
 import { redactionStreamOf } from '../../executor/results/redaction/lineStream';
-import type { Turn } from '../../executor/turn';
+import type { Turn } from '../../executor/turn/turn';
 import type { DiffLinks } from '../chat/diffLinks';
 import { ReplyRenderer } from '../chat/replyRenderer';
 import { oneLine } from '../chat/replyText';

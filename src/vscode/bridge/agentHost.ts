@@ -17,7 +17,7 @@ import { RestartBackoff } from '../../bridge/restarts';
 import { BridgeService, type BridgeHost } from '../../bridge/service';
 import type { ToolExecutor } from '../../executor/executor';
 import type { Logger } from '../../executor/ports/logger';
-import { affectsAgentLaunch, agentLaunchFromSettings } from './agentSettings';
+import { affectsAgentLaunch, agentLaunchFromSettings } from './bridgeAgentSettings';
 
 /** The client's id: VS Code reads `<id>.trace.server` for the trace level. */
 export const AGENT_CLIENT_ID = 'agentToolExecutor.agent';

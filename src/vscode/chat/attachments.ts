@@ -4,7 +4,7 @@
 // sensitive-file approval, the result budget. Plain values are redacted here; images go as images
 // when the model takes them.
 import * as vscode from 'vscode';
-import type { ToolCall } from '../../executor/contract';
+import type { ToolCall } from '../../executor/contract/contract';
 import { oneLine } from './replyText';
 import type { ChatHost } from './modelLoop';
 import type { PromptPart } from './prompt/promptMessages';

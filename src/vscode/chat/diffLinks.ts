@@ -1,8 +1,8 @@
 // "Open diff" buttons in chat replies: a button's arguments are stored with the chat session, so it
 // carries a short key, and the diff itself stays here (bounded, newest kept).
 import * as vscode from 'vscode';
-import type { FileDiffDisplay } from '../../executor/contract';
-import type { DiffEditorOpener } from '../diffEditor';
+import type { FileDiffDisplay } from '../../executor/contract/contract';
+import type { DiffEditorOpener } from '../results/diffEditor';
 
 export const OPEN_DIFF_COMMAND = 'agentToolExecutor.openDiff';
 

@@ -10,12 +10,12 @@
 //      cannot fit the window.
 // Each round's calls and results go into the reply's metadata for the next prompt.
 import * as vscode from 'vscode';
-import type { ToolCall } from '../../executor/contract';
+import type { ToolCall } from '../../executor/contract/contract';
 import type { ToolExecutor } from '../../executor/executor';
-import type { IgnoredPaths } from '../../executor/ports/ignoredPaths';
+import type { IgnoredPaths } from '../../executor/ports/workspace/ignoredPaths';
 import type { Logger } from '../../executor/ports/logger';
 import type { Redactor } from '../../executor/ports/redactor';
-import type { ToolCallResult } from '../../executor/result';
+import type { ToolCallResult } from '../../executor/contract/result';
 import { redactionStreamOf } from '../../executor/results/redaction/lineStream';
 import { modelCallsTools } from './attachments';
 import { conversationFromHistory, METADATA_VERSION, type ChatRound, type ChatStopReason, type ChatTurnMetadata } from './chatMetadata';

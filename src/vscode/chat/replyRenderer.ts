@@ -4,13 +4,13 @@
 // redacted by the executor; call targets come from the model's input and are redacted here.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { TurnEvent } from '../../executor/events';
-import { resolveModelPath } from '../../executor/paths';
-import { displayPath } from '../../tools/paths';
+import type { TurnEvent } from '../../executor/contract/events';
+import { resolveModelPath } from '../../executor/policy/path/modelPath';
+import { displayPath } from '../../tools/fileAccess/toolPaths';
 import type { Redactor } from '../../executor/ports/redactor';
-import type { ToolCallResult } from '../../executor/result';
-import type { Turn } from '../../executor/turn';
-import { OPEN_ARTIFACT_COMMAND } from '../resultsDocument';
+import type { ToolCallResult } from '../../executor/contract/result';
+import type { Turn } from '../../executor/turn/turn';
+import { OPEN_ARTIFACT_COMMAND } from '../results/resultsDocument';
 import type { DiffLinks } from './diffLinks';
 import { callTarget, escapeMarkdown, lastLine, outcomeLine, progressText } from './replyText';
 

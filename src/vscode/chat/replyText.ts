@@ -1,7 +1,7 @@
 // What the chat reply says about tool calls, as plain strings: no `vscode` here, so it is unit-tested
 // directly. Everything from the model or a tool is redacted by the caller and escaped here.
-import { escapeForDisplay } from '../../executor/displayEscape';
-import type { ToolCallResult } from '../../executor/result';
+import { escapeForDisplay } from '../../executor/format/displayEscape';
+import type { ToolCallResult } from '../../executor/contract/result';
 
 /** A call's target in one line (a path, a command, a pattern) is cut here. Ours. */
 export const TARGET_MAX_CHARS = 80;

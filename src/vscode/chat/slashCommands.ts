@@ -1,7 +1,7 @@
 // `@executor /tools`, `/run` and `/mode` (issue 11): what the tools are and what this window's mode
 // does with them; a JSON array of calls run like a model's turn (for agent authors); the mode.
 import * as vscode from 'vscode';
-import { flagsOf } from '../../executor/flags';
+import { flagsOf } from '../../executor/contract/flags';
 import { PERMISSION_MODES, parsePermissionMode, type PermissionMode, type PermissionRule } from '../../executor/policy/index';
 import type { PermissionPolicy } from '../../executor/ports/permissionPolicy';
 import { parseCalls } from '../runToolCallsCommand';

@@ -2,8 +2,8 @@
 // descriptors (the same zod schemas the executor validates with). package.json is static, so these are
 // written into it by `node scripts/gen-lm-tools.mjs` (after `npx tsc -p .`), and a unit test fails
 // when the two differ. No `vscode` here: the script and the unit test run in plain Node.
-import type { ToolDescriptor } from '../../executor/registry';
-import { ToolRegistry } from '../../executor/registry';
+import type { ToolDescriptor } from '../../executor/contract/registry';
+import { ToolRegistry } from '../../executor/contract/registry';
 import { createBuiltinTools } from '../../tools/index';
 import { lmToolNameOf, OWN_TOOL_TAG, referenceNameOf, VSCODE_TOOL_NAME } from './toolNames';
 

@@ -10,7 +10,7 @@
 // - an MCP server's tool (tagged `mcp`): VS Code keeps the MCP annotations (`readOnlyHint`,
 //   `destructiveHint`, `openWorldHint`) to itself: `lm.tools` shows only the tag `mcp`. So MCP tools stay
 //   at the strictest. (VS Code may also show its own confirmation for such a tool when we invoke it.)
-import type { SideEffectScope } from '../../executor/contract';
+import type { SideEffectScope } from '../../executor/contract/contract';
 
 export type ExternalSource = 'mcp' | 'extension';
 

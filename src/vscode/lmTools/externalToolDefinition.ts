@@ -5,7 +5,7 @@
 // `toolInvocationToken`: with one, VS Code draws the call in that chat with its raw input and output
 // and saves them with the chat session, past our redaction. The reply shows our own (redacted) line.
 import * as vscode from 'vscode';
-import type { JsonSchema, ToolContext, ToolDefinition, ToolOutput } from '../../executor/contract';
+import type { JsonSchema, ToolContext, ToolDefinition, ToolOutput } from '../../executor/contract/contract';
 import { externalSafetyOf } from './externalSafety';
 import { toolOutputOf } from './toolResultOutput';
 

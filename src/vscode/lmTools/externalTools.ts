@@ -6,7 +6,7 @@
 // stable API has no event for that).
 import * as vscode from 'vscode';
 import type { Logger } from '../../executor/ports/logger';
-import type { ToolRegistry } from '../../executor/registry';
+import type { ToolRegistry } from '../../executor/contract/registry';
 import { externalSafetyOf } from './externalSafety';
 import { externalToolDefinition } from './externalToolDefinition';
 import { selectExternalTools } from './externalSelection';

@@ -2,7 +2,7 @@
 // images as media parts (stored as artifacts), anything else described in a line. The executor then
 // redacts, budgets and saves large output like any tool's.
 import * as vscode from 'vscode';
-import type { MediaPart, ToolOutput } from '../../executor/contract';
+import type { MediaPart, ToolOutput } from '../../executor/contract/contract';
 
 const TEXT_MIME = /^(text\/|application\/(json|xml|[\w.+-]*\+(json|xml))$)/;
 

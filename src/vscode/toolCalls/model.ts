@@ -1,8 +1,8 @@
 // What the Tool Calls view shows (issue 14), as plain data built from the executor's turn events:
 // the window's recent turns and, per call, its state and when it was queued, asked, started and
 // ended. No `vscode` here, so it is unit-tested directly.
-import type { ExecutorEvent, TurnEvent } from '../../executor/events';
-import type { ToolCallResult } from '../../executor/result';
+import type { ExecutorEvent, TurnEvent } from '../../executor/contract/events';
+import type { ToolCallResult } from '../../executor/contract/result';
 
 /** Turns kept; the oldest are dropped first. Ours. */
 export const MAX_TURNS = 50;

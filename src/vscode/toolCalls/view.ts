@@ -4,11 +4,11 @@
 // what runs, waits and asks, and opens the view.
 import * as vscode from 'vscode';
 import type { ToolExecutor } from '../../executor/executor';
-import type { ToolCallResult } from '../../executor/result';
+import type { ToolCallResult } from '../../executor/contract/result';
 import type { DiffLinks } from '../chat/diffLinks';
 import { formatDuration } from '../chat/replyText';
-import type { ArtifactOpener } from '../artifactLinks';
-import type { ResultsDocuments } from '../resultsDocument';
+import type { ArtifactOpener } from '../results/artifactLinks';
+import type { ResultsDocuments } from '../results/resultsDocument';
 import { ToolCallsModel, type CallRecord, type TurnRecord } from './model';
 import { TimelinePanels } from './timelinePanel';
 

@@ -1,7 +1,7 @@
 // Fault catalogue, class 6: Errors misreported.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { errorClassOf, projectErrorMessage } from '../../../src/executor/errors';
+import { errorClassOf, projectErrorMessage } from '../../../src/executor/contract/errors';
 import { FIXTURES } from '../harness';
 import { allow, call, cli, core, hostile, neighboursFine, result, withNeighbours } from '../define';
 

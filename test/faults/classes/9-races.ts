@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { ToolExecutor } from '../../../src/executor/executor';
 import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../../../src/executor/ports/permissionPolicy';
-import type { ToolCallResult } from '../../../src/executor/result';
+import type { ToolCallResult } from '../../../src/executor/contract/result';
 import { registerBuiltinTools } from '../../../src/tools/index';
 import { core, PLAIN_SECRET } from '../define';
 

@@ -9,7 +9,7 @@ import type { Step } from '../../../test/acp/scriptedAgent';
 import { ToolExecutor } from '../../../src/executor/executor';
 import { RulesPolicy, type RuleLists } from '../../../src/executor/policy/rulesPolicy';
 import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../../../src/executor/ports/approvalClient';
-import { createRedactor } from '../../../src/executor/results/redaction/redactor';
+import { createRedactor } from '../../../src/executor/results/redaction/patternRedactor';
 import { ProcessSupervisor, registerBuiltinTools } from '../../../src/tools/index';
 
 export const AGENT = join(__dirname, '..', '..', 'acp', 'scriptedAgent.js');

@@ -13,9 +13,9 @@ import type { AgentScript } from '../../../examples/agent/script';
 import { bindBridge } from '../../../src/bridge/bind';
 import { EventNotification, ProgressNotification, PromptRequest, PROTOCOL_VERSION, type AgentInitializationOptions } from '../../../src/bridge/protocol';
 import { BridgeService } from '../../../src/bridge/service';
-import type { ToolCall } from '../../../src/executor/contract';
+import type { ToolCall } from '../../../src/executor/contract/contract';
 import { ToolExecutor } from '../../../src/executor/executor';
-import { FixedApprovalClient } from '../../../src/node/fixedApprovalClient';
+import { FixedApprovalClient } from '../../../src/node/approval/fixedApprovalClient';
 import { ProcessSupervisor, registerBuiltinTools } from '../../../src/tools/index';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');

@@ -1,4 +1,4 @@
-// The launcher's V8 code cache (src/cli/codeCache.ts; issue 13: a fresh CLI process), through the built
+// The launcher's V8 code cache (src/cli/launch/cliCodeCache.ts; issue 13: a fresh CLI process), through the built
 // dist/cli.js (a copy of dist/, so one test can change the bundle): the second run uses the cache of the
 // first, the output is the same with, without, and while writing it, and a cache that is not ours, not
 // for this content, or damaged is not used.
@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cacheFileName, cacheKey, NO_CODE_CACHE_ENV, writeCache } from '../../../src/cli/codeCache';
+import { cacheFileName, cacheKey, NO_CODE_CACHE_ENV, writeCache } from '../../../src/cli/launch/cliCodeCache';
 
 const repo = path.resolve(__dirname, '../../../..');
 const TOOLS = path.join(repo, 'test', 'fixtures', 'noop-tools.mjs');

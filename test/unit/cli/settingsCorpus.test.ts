@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createPolicyFromSettings } from '../../../src/executor/policy/index';
-import { loadStandardSettings } from '../../../src/node/settingsFile';
+import { loadStandardSettings } from '../../../src/node/settings/settingsFile';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const CLI = join(ROOT, 'out', 'src', 'cli', 'main.js');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ToolCall } from '../../../src/executor/contract';
-import { STOP_TURN_MESSAGE } from '../../../src/executor/batchRunner';
+import type { ToolCall } from '../../../src/executor/contract/contract';
+import { STOP_TURN_MESSAGE } from '../../../src/executor/turn/batchRunner';
 import { deferred, makeExecutor, tick, tool } from './fixtures';
 
 const call = (id: string, name: string, input: unknown = {}): ToolCall => ({ id, name, input });

@@ -7,8 +7,8 @@ import {
   previewOf,
   truncateDirectional,
   truncateMiddle,
-} from '../../../src/executor/budget';
-import type { ArtifactRef } from '../../../src/executor/result';
+} from '../../../src/executor/results/budget';
+import type { ArtifactRef } from '../../../src/executor/contract/result';
 import { random } from './random';
 
 const printLines = (n: number) => Array.from({ length: n }, (_, i) => `line ${String(i + 1).padStart(4, '0')} of a long build log\n`).join('');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, it } from 'node:test';
-import { CallAbort } from '../../../src/executor/callAbort';
+import { CallAbort } from '../../../src/executor/call/callAbort';
 
 describe('CallAbort', () => {
   it('aborts a signal handed out during the call once the call is over, at the next turn of the event loop', async () => {

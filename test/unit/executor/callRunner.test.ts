@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import type { ToolOutput } from '../../../src/executor/contract';
+import type { ToolOutput } from '../../../src/executor/contract/contract';
 import { FixedAnswer } from './approvalFixtures';
 import { deferred, makeExecutor, tick, tool } from './fixtures';
 

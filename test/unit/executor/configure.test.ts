@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Semaphore } from '../../../src/executor/limiter';
+import { Semaphore } from '../../../src/executor/turn/limiter';
 import { deferred, makeExecutor, tick, tool } from './fixtures';
 
 describe('settings that change while the executor runs', () => {

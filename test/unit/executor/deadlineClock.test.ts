@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { DeadlineClock } from '../../../src/executor/deadlineClock';
+import { DeadlineClock } from '../../../src/executor/call/deadlineClock';
 
 /** Runs `script` in a fresh Node with the compiled clock as `clock`; its stdout and exit code. */
 function inFreshNode(script: string): { stdout: string; status: number | null } {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatGoDuration } from '../../../src/executor/duration';
+import { formatGoDuration } from '../../../src/executor/format/duration';
 
 describe('formatGoDuration', () => {
   it('prints durations the way Go does', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { errorClassOf, MAX_ERROR_MESSAGE_CHARS, projectErrorMessage, toolUseError } from '../../../src/executor/errors';
+import { errorClassOf, MAX_ERROR_MESSAGE_CHARS, projectErrorMessage, toolUseError } from '../../../src/executor/contract/errors';
 
 describe('projectErrorMessage', () => {
   it('takes the first message in the cause chain that is not a wrapper', () => {

@@ -1,10 +1,10 @@
 // Shared helpers for executor tests: a tool builder, an executor with recording ports.
 import { z } from 'zod';
-import type { ToolDefinition, ToolOutput } from '../../../src/executor/contract';
-import type { ExecutorEvent } from '../../../src/executor/events';
+import type { ToolDefinition, ToolOutput } from '../../../src/executor/contract/contract';
+import type { ExecutorEvent } from '../../../src/executor/contract/events';
 import { ToolExecutor, type ExecutorOptions } from '../../../src/executor/executor';
 import type { LogFields, Logger } from '../../../src/executor/ports/logger';
-import { InMemoryTelemetry } from '../../../src/executor/telemetry';
+import { InMemoryTelemetry } from '../../../src/executor/inMemoryTelemetry';
 
 /** A tool with a `{text?: string}` input that returns `output` (or runs `run`). */
 export function tool(name: string, overrides: Partial<ToolDefinition> = {}): ToolDefinition {

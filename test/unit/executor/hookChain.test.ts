@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HookRegistry, matchesTool, runHookChain } from '../../../src/executor/hookChain';
+import { HookRegistry, matchesTool, runHookChain } from '../../../src/executor/call/hookChain';
 import type { HookInput } from '../../../src/executor/ports/hooks';
 import { RecordingLogger } from './fixtures';
 

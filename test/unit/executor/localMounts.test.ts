@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { MOUNT_TABLE_MAX_AGE_MS, MountTable, noRemoteMount, onLocalMounts, onMemoryMount, parseMountInfo, processMountTable } from '../../../src/executor/localMounts';
+import { MOUNT_TABLE_MAX_AGE_MS, MountTable, noRemoteMount, onLocalMounts, onMemoryMount, parseMountInfo, processMountTable } from '../../../src/node/runtime/localMounts';
 
 /** A mountinfo line as proc(5) lays it out, with `optional` fields before the separator. */
 const line = (id: number, mountPoint: string, type: string, optional = '') =>

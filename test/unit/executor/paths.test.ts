@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { resolveModelPath, workDirOf, type ModelPath } from '../../../src/executor/paths';
+import { resolveModelPath, workDirOf, type ModelPath } from '../../../src/executor/policy/path/modelPath';
 
 function file(result: ModelPath): { absolute: string; unnormalised: string } {
   assert.ok(result.ok && result.kind === 'file', JSON.stringify(result));

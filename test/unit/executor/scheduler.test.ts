@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import type { ToolCall } from '../../../src/executor/contract';
-import { ToolRegistry } from '../../../src/executor/registry';
-import { canRunInParallel, MAX_GROUP_SIZE, scheduleCalls } from '../../../src/executor/scheduler';
+import type { ToolCall } from '../../../src/executor/contract/contract';
+import { ToolRegistry } from '../../../src/executor/contract/registry';
+import { canRunInParallel, MAX_GROUP_SIZE, scheduleCalls } from '../../../src/executor/turn/scheduler';
 import { tool } from './fixtures';
 
 const call = (id: string, name: string): ToolCall => ({ id, name, input: {} });

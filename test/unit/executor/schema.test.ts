@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { ToolRegistry } from '../../../src/executor/registry';
-import { parseRawInput, validateInput } from '../../../src/executor/schema';
+import { ToolRegistry } from '../../../src/executor/contract/registry';
+import { parseRawInput, validateInput } from '../../../src/executor/contract/schema';
 import { tool } from './fixtures';
 
 describe('input validation', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { countLines, detachedSlice, MEASURE_BLOCK_CHARS, utf8Bytes, utf8BytesAndLines } from '../../../src/executor/text';
+import { countLines, detachedSlice, MEASURE_BLOCK_CHARS, utf8Bytes, utf8BytesAndLines } from '../../../src/executor/format/text';
 
 describe('detachedSlice', () => {
   it('gives what slice gives, for any start, short and long, ASCII and not', () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import type { ToolDefinition } from '../../../src/executor/contract';
-import { Semaphore } from '../../../src/executor/limiter';
+import type { ToolDefinition } from '../../../src/executor/contract/contract';
+import { Semaphore } from '../../../src/executor/turn/limiter';
 import type { AdmissionGate } from '../../../src/executor/ports/admissionGate';
-import { resolveTimeoutMs } from '../../../src/executor/stages/timeout';
+import { resolveTimeoutMs } from '../../../src/executor/call/stages/run/timeout';
 import { deferred, makeExecutor, tick, tool } from './fixtures';
 
 const base = tool('T') as ToolDefinition;

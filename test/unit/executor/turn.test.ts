@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ToolDefinition } from '../../../src/executor/contract';
-import type { TurnEvent } from '../../../src/executor/events';
-import { STOP_TURN_MESSAGE } from '../../../src/executor/batchRunner';
+import type { ToolDefinition } from '../../../src/executor/contract/contract';
+import type { TurnEvent } from '../../../src/executor/contract/events';
+import { STOP_TURN_MESSAGE } from '../../../src/executor/turn/batchRunner';
 import type { SessionRecorder } from '../../../src/executor/ports/sessionRecorder';
 import type { CallRecordEntry, SessionRecordEntry } from '../../../src/executor/results/sessionRecord';
-import { createRedactor } from '../../../src/executor/results/redaction/redactor';
-import { LIVE_EVENT_INTERVAL_MS } from '../../../src/executor/results/liveEvents';
+import { createRedactor } from '../../../src/executor/results/redaction/patternRedactor';
+import { LIVE_EVENT_INTERVAL_MS } from '../../../src/executor/results/stream/liveEvents';
 import { deferred, makeExecutor, tick, tool } from './fixtures';
 
 const allow = { requestApproval: () => Promise.resolve({ kind: 'allowOnce' as const }) };

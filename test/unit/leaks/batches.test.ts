@@ -11,14 +11,14 @@ import { runInNewContext } from 'node:vm';
 import { z } from 'zod';
 import { runBatch } from '../../../src/cli/run';
 import type { CliWriter } from '../../../src/cli/cliOutput';
-import { ModePolicy } from '../../../src/executor/modePolicy';
-import { createRedactor } from '../../../src/executor/results/redaction/redactor';
+import { ModePolicy } from '../../../src/executor/policy/modePolicy';
+import { createRedactor } from '../../../src/executor/results/redaction/patternRedactor';
 import { NodeArtifactStore } from '../../../src/node/artifacts/nodeArtifactStore';
 import { JsonlSessionRecorder } from '../../../src/node/sessionRecord/jsonlSessionRecorder';
 import { registerBuiltinTools } from '../../../src/tools/index';
-import { ProcessSupervisor } from '../../../src/tools/processTree';
+import { ProcessSupervisor } from '../../../src/tools/process/processTree';
 import { writeSection } from '../../faults/reliabilityDoc';
-import type { ToolDefinition } from '../../../src/executor/contract';
+import type { ToolDefinition } from '../../../src/executor/contract/contract';
 import { ToolExecutor } from '../../../src/executor/executor';
 
 /** Batches through the core in one process. */

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { AgentIgnoreFiles } from '../../../src/node/agentIgnore';
+import { AgentIgnoreFiles } from '../../../src/node/settings/agentIgnore';
 
 describe('agent ignore files', () => {
   let root: string;

@@ -1,4 +1,4 @@
-// loadWithCodeCache (src/node/codeCache.ts), as the extension's launcher uses it: the main file runs as its
+// loadWithCodeCache (src/node/runtime/codeCache.ts), as the extension's launcher uses it: the main file runs as its
 // own module; save() writes the cache once; the next process loads with it; a changed file is not run from
 // the old cache. Each load is a fresh Node process with its own XDG cache folder.
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HookFailure, interpretHookResult } from '../../../src/node/commandHookOutput';
+import { HookFailure, interpretHookResult } from '../../../src/node/hooks/commandHookOutput';
 
 const ok = (stdout: string) => ({ exitCode: 0, signal: null, stdout, stderr: '' });
 

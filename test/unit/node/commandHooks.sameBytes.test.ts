@@ -7,12 +7,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
-import type { ToolDefinition } from '../../../src/executor/contract';
-import { escapeForDisplay } from '../../../src/executor/displayEscape';
+import type { ToolDefinition } from '../../../src/executor/contract/contract';
+import { escapeForDisplay } from '../../../src/executor/format/displayEscape';
 import type { ApprovalRequest } from '../../../src/executor/ports/approvalClient';
 import type { PermissionRequest } from '../../../src/executor/ports/permissionPolicy';
 import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
-import { commandHookSource } from '../../../src/node/commandHooks';
+import { commandHookSource } from '../../../src/node/hooks/commandHooks';
 import { makeExecutor, RecordingLogger } from '../executor/fixtures';
 
 describe('the same bytes everywhere', () => {

@@ -5,9 +5,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
-import type { ToolDefinition } from '../../../src/executor/contract';
+import type { ToolDefinition } from '../../../src/executor/contract/contract';
 import type { ApprovalAnswer, ApprovalClient } from '../../../src/executor/ports/approvalClient';
-import { commandHookSource } from '../../../src/node/commandHooks';
+import { commandHookSource } from '../../../src/node/hooks/commandHooks';
 import { deferred, makeExecutor, RecordingLogger } from '../executor/fixtures';
 
 /** Alive and not a zombie. */

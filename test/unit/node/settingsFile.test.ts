@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { settingsHookSource } from '../../../src/node/commandHooks';
-import { loadSettingsFile, loadStandardSettings, mergeSettings } from '../../../src/node/settingsFile';
+import { settingsHookSource } from '../../../src/node/hooks/commandHooks';
+import { loadSettingsFile, loadStandardSettings, mergeSettings } from '../../../src/node/settings/settingsFile';
 import { RecordingLogger } from '../executor/fixtures';
 
 describe('settings files', () => {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { addAllowRules, LOCAL_SETTINGS_FILE, listsRule, removeRule } from '../../../src/node/settingsRules';
+import { addAllowRules, LOCAL_SETTINGS_FILE, listsRule, removeRule } from '../../../src/node/settings/settingsRules';
 
 describe('settings rules (Allow in this workspace, the rules list)', () => {
   let folder: string;

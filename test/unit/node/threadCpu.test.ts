@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as fs from 'node:fs';
-import { startThreadClock, threadCpuMs, threadCpuSince, threadRunQueueMs, threadRunQueueSince } from '../../../src/node/threadCpu';
+import { startThreadClock, threadCpuMs, threadCpuSince, threadRunQueueMs, threadRunQueueSince } from '../../../src/node/runtime/threadCpu';
 
 const kept = fs.existsSync('/proc/thread-self/schedstat');
 const told = typeof (process as unknown as { threadCpuUsage?: unknown }).threadCpuUsage === 'function';

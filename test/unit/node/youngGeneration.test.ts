@@ -1,11 +1,11 @@
-// The young-generation cap of the `tool-exec` process (src/node/youngGeneration.ts): in a real V8 (a child
+// The young-generation cap of the `tool-exec` process (src/node/runtime/youngGeneration.ts): in a real V8 (a child
 // Node process, so the cap does not change the test runner's heap) and, for when V8 shrinks the space
 // again, with a faked heap.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { capYoungGeneration, V8_SEMI_SPACE_GROWTH_FACTOR, type YoungGenerationHeap } from '../../../src/node/youngGeneration';
+import { capYoungGeneration, V8_SEMI_SPACE_GROWTH_FACTOR, type YoungGenerationHeap } from '../../../src/node/runtime/youngGeneration';
 
 const MODULE = path.join(__dirname, '../../../src/node/youngGeneration.js');
 const MIB = 1024 * 1024;

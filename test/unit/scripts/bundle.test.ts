@@ -64,8 +64,8 @@ describe('production bundles', () => {
     const library = /node_modules\/@anthropic-ai\/sandbox-runtime\//;
     assert.deepEqual(files.filter((file) => inputs(file).some((input) => library.test(input))), ['sandbox-host.js']);
     const host = inputs('sandbox-host.js');
-    assert.ok(host.includes('src/tools/sandbox/which.ts'), 'scripts/build.mjs noProcessPerWrap');
-    assert.ok(host.includes('src/tools/sandbox/fileListing.ts'), 'scripts/build.mjs noProcessPerWrap');
+    assert.ok(host.includes('src/tools/sandbox/runtime/which.ts'), 'scripts/build.mjs noProcessPerWrap');
+    assert.ok(host.includes('src/tools/sandbox/runtime/fileListing.ts'), 'scripts/build.mjs noProcessPerWrap');
     assert.deepEqual(host.filter((input) => input.endsWith('/utils/which.js') || input.endsWith('/utils/ripgrep.js')), [], "the library's own whichSync and ripGrep are not bundled");
   });
 
@@ -104,9 +104,9 @@ describe('production bundles', () => {
     // cap; the CLI proper is cli-main.js.
     const launcher = fs.readFileSync(path.join(outdir, 'cli.js'), 'utf8');
     assert.ok(launcher.startsWith('#!/usr/bin/env node\n'));
-    assert.deepEqual(inputs('cli.js').filter((input) => !input.startsWith('src/cli/') && input !== 'src/node/codeCache.ts' && input !== 'src/node/youngGeneration.ts'), []);
+    assert.deepEqual(inputs('cli.js').filter((input) => !input.startsWith('src/cli/') && input !== 'src/node/runtime/codeCache.ts' && input !== 'src/node/runtime/youngGeneration.ts'), []);
     // cli-main.js may be compiled from a V8 code cache by vm.Script, where Node 20 has no import()
-    // (src/node/codeCache.ts): a dynamic import in it would fail from the second run on.
+    // (src/node/runtime/codeCache.ts): a dynamic import in it would fail from the second run on.
     assert.doesNotMatch(fs.readFileSync(path.join(outdir, 'cli-main.js'), 'utf8'), /(?<![\w$.])import\(/);
     assert.match(fs.readFileSync(path.join(outdir, 'cli-import.js'), 'utf8'), /(?<![\w$.])import\(/);
   });
@@ -114,7 +114,7 @@ describe('production bundles', () => {
   it('extension.js is the launcher of extension-main.js, which has no import()', () => {
     // The manifest's `main` bundles nothing but itself and the code cache; extension-main.js may be
     // compiled from a V8 code cache, where Node 20 has no import().
-    assert.deepEqual(inputs('extension.js').sort(), ['src/extensionLauncher.ts', 'src/node/codeCache.ts', 'src/node/threadCpu.ts']);
+    assert.deepEqual(inputs('extension.js').sort(), ['src/extensionLauncher.ts', 'src/node/runtime/codeCache.ts', 'src/node/runtime/threadCpu.ts']);
     assert.doesNotMatch(fs.readFileSync(path.join(outdir, 'extension-main.js'), 'utf8'), /(?<![\w$.])import\(/);
   });
 
@@ -143,7 +143,7 @@ describe('production bundles', () => {
     assert.ok(core.includes('src/executor/executor.ts') && core.includes('src/tools/index.ts'), 'the executor and the tools are in extension-core.js');
     assert.deepEqual(core.filter(glue), [], 'no glue in extension-core.js');
     const shared = main.filter((input) => !glue(input));
-    assert.deepEqual(shared.sort(), ['src/bridge/launch.ts', 'src/executor/results/artifactLayout.ts', 'src/node/codeCache.ts', 'src/node/threadCpu.ts']);
+    assert.deepEqual(shared.sort(), ['src/bridge/launch.ts', 'src/executor/results/artifactLayout.ts', 'src/node/runtime/codeCache.ts', 'src/node/runtime/threadCpu.ts']);
     for (const input of shared) {
       // Two copies of such a module are as good as one: no class (an identity), no module-level variable (a state).
       const source = fs.readFileSync(path.join(ROOT, input), 'utf8');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EscapeStripper, MAX_ESCAPE_SEQUENCE_BYTES } from '../../../src/tools/terminalEscapes';
+import { EscapeStripper, MAX_ESCAPE_SEQUENCE_BYTES } from '../../../src/tools/shell/terminalEscapes';
 
 const strip = (chunks: readonly string[]) => {
   const stripper = new EscapeStripper();

@@ -1,4 +1,4 @@
-// Git's files that name commands or folders (`src/executor/policy/gitFiles.ts`), attacked the way a hostile
+// Git's files that name commands or folders (`src/executor/policy/path/gitFiles.ts`), attacked the way a hostile
 // agent would: a sandboxed command that points `.git/commondir` at a folder it controls, rewrites a worktree's
 // `.git` file, adds `core.fsmonitor` to a config git reads, or makes `.gitmodules` and ignore files that do not
 // exist yet. Each must be refused by the sandbox, always asked for by Write (acceptEdits mode answers no
@@ -13,7 +13,7 @@ import { after, afterEach, beforeEach, describe, it } from 'node:test';
 import type { ApprovalRequest } from '../../../src/executor/ports/approvalClient';
 import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
 import { createNodeSnapshotter, type NodeWorkspaceSnapshotter } from '../../../src/node/snapshot/nodeSnapshotter';
-import { ProcessSupervisor } from '../../../src/tools/processTree';
+import { ProcessSupervisor } from '../../../src/tools/process/processTree';
 import { repositoryPaths } from '../../../src/tools/sandbox/gitPaths';
 import { CAN_SANDBOX, sandboxPerSuite } from './canSandbox';
 import { makeWorkspace, type Workspace } from './helpers';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { GLOB_MAX_RESULTS } from '../../../src/tools/glob';
+import { GLOB_MAX_RESULTS } from '../../../src/tools/search/glob';
 import { makeWorkspace, type Workspace } from './helpers';
 
 describe('Glob', () => {

@@ -5,11 +5,11 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { PermissionSubject } from '../../../src/executor/contract';
+import type { PermissionSubject } from '../../../src/executor/contract/contract';
 import { ToolExecutor } from '../../../src/executor/executor';
-import { judgePath } from '../../../src/executor/policy/paths';
+import { judgePath } from '../../../src/executor/policy/path/judgePath';
 import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
-import { createGlobTool } from '../../../src/tools/glob';
+import { createGlobTool } from '../../../src/tools/search/glob';
 import { registerBuiltinTools } from '../../../src/tools/index';
 
 describe('Glob and the permission policy', () => {

@@ -4,8 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { GREP_MAX_CONTENT_LINES } from '../../../src/tools/grep';
-import { findRipgrep, findVsCodeRipgrep } from '../../../src/tools/ripgrep';
+import { GREP_MAX_CONTENT_LINES } from '../../../src/tools/search/grep';
+import { findRipgrep, findVsCodeRipgrep } from '../../../src/tools/search/ripgrep';
 import { makeWorkspace, type Workspace } from './helpers';
 import { until } from './processes';
 

@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ToolExecutor, type ExecutorOptions } from '../../../src/executor/executor';
-import { ModePolicy } from '../../../src/executor/modePolicy';
-import type { ToolCallResult } from '../../../src/executor/result';
+import { ModePolicy } from '../../../src/executor/policy/modePolicy';
+import type { ToolCallResult } from '../../../src/executor/contract/result';
 import { registerBuiltinTools, type BuiltinToolsOptions } from '../../../src/tools/index';
 
 export interface Workspace {

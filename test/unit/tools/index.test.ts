@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { flagsOf } from '../../../src/executor/flags';
-import { canRunInParallel, dependencyOf } from '../../../src/executor/scheduler';
+import { flagsOf } from '../../../src/executor/contract/flags';
+import { canRunInParallel, dependencyOf } from '../../../src/executor/turn/scheduler';
 import { createBuiltinTools } from '../../../src/tools/index';
 import { makeWorkspace, type Workspace } from './helpers';
 

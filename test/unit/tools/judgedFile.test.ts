@@ -1,11 +1,11 @@
-// The one owner of opening a tool's path (src/tools/judgedFile.ts), with each swap the race test can
+// The one owner of opening a tool's path (src/tools/fileAccess/judgedFile.ts), with each swap the race test can
 // only hit by chance made on purpose: a link where a file was judged, a folder turned into a link.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { closeQuietly, createNew, openForRead, openForReadSync, openForUpdate, PATH_CHANGED } from '../../../src/tools/judgedFile';
+import { closeQuietly, createNew, openForRead, openForReadSync, openForUpdate, PATH_CHANGED } from '../../../src/tools/fileAccess/judgedFile';
 
 const CHANGED = (error: unknown) => (error as NodeJS.ErrnoException).code === PATH_CHANGED && /changed between its permission check and its open/.test((error as Error).message);
 

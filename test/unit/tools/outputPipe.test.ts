@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { FIFO_BATCH, FIFO_LOW_WATER, FifoPool, fifoParents, fifoReader, openFifoWriter, removeOrphanFolders, runHereQuietly, unlinkFifo, type OutputFifo, type RunQuietly } from '../../../src/tools/outputPipe';
+import { FIFO_BATCH, FIFO_LOW_WATER, FifoPool, fifoParents, fifoReader, openFifoWriter, removeOrphanFolders, runHereQuietly, unlinkFifo, type OutputFifo, type RunQuietly } from '../../../src/tools/process/outputPipe';
 import { until } from './processes';
 
 /** `mkfifo` itself, counting its runs, and those that ended. */

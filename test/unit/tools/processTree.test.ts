@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { ProcessSupervisor, windowEnd } from '../../../src/tools/processTree';
+import { ProcessSupervisor, windowEnd } from '../../../src/tools/process/processTree';
 import { countProcesses, killMarked, uniqueSleep, until } from './processes';
 
 describe('ProcessSupervisor', () => {

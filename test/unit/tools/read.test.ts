@@ -6,10 +6,10 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 // The module itself, whose methods the tools call through (`import *` gives a copy of it).
 import nodeFs = require('node:fs');
-import type { LocalFileSystems } from '../../../src/executor/localMounts';
-import type { ArtifactStore } from '../../../src/executor/ports/artifactStore';
+import type { LocalFileSystems } from '../../../src/node/runtime/localMounts';
+import type { ArtifactStore } from '../../../src/executor/ports/workspace/artifactStore';
 import { NodeArtifactStore } from '../../../src/node/artifacts/nodeArtifactStore';
-import { READ_DEFAULT_LIMIT_LINES, READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_BYTES, READ_WHOLE_FILE_MAX_BYTES } from '../../../src/tools/read';
+import { READ_DEFAULT_LIMIT_LINES, READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_BYTES, READ_WHOLE_FILE_MAX_BYTES } from '../../../src/tools/file/read';
 import { makeWorkspace, type Workspace } from './helpers';
 
 /** A 1×1 transparent PNG. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { isAlive, ProcessSupervisor } from '../../../src/tools/processTree';
+import { isAlive, ProcessSupervisor } from '../../../src/tools/process/processTree';
 import type { PermissionRequest } from '../../../src/executor/ports/permissionPolicy';
 import { BashSandbox } from '../../../src/tools/sandbox/bashSandbox';
 import { makeWorkspace, type Workspace } from './helpers';

@@ -1,4 +1,4 @@
-// The sandbox runtime bundle's file listing (src/tools/sandbox/fileListing.ts), which stands in for the
+// The sandbox runtime bundle's file listing (src/tools/sandbox/runtime/fileListing.ts), which stands in for the
 // library's `rg --files` run on every wrap: the library's own arguments, taken from its real call, are
 // answered without ripgrep, with what ripgrep lists for them (or more, never less) over a tree of
 // protected names, look-alikes, links and special files; a folder that cannot be read is reported as
@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { listFiles, parseListing, ripGrep, RipgrepError } from '../../../src/tools/sandbox/fileListing';
-import { SandboxRuntimeProcess } from '../../../src/tools/sandbox/runtimeProcess';
+import { listFiles, parseListing, ripGrep, RipgrepError } from '../../../src/tools/sandbox/runtime/fileListing';
+import { SandboxRuntimeProcess } from '../../../src/tools/sandbox/runtime/runtimeProcess';
 import { sandboxRuntimeConfig } from '../../../src/tools/sandbox/sandboxConfig';
 import { CAN_SANDBOX } from './canSandbox';
 

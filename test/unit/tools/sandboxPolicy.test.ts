@@ -7,8 +7,8 @@ import { RestartBackoff, RESTART_MAX_ATTEMPTS } from '../../../src/bridge/restar
 import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
 import { BlockedOutputScanner, describeBlocked, BLOCKED_MAX_LINES } from '../../../src/tools/sandbox/blocked';
 import { BashSandbox, excludedBy } from '../../../src/tools/sandbox/bashSandbox';
-import type { SandboxRuntime } from '../../../src/tools/sandbox/runtime';
-import { includedFiles, submodulePaths } from '../../../src/executor/policy/gitFiles';
+import type { SandboxRuntime } from '../../../src/tools/sandbox/runtime/runtime';
+import { includedFiles, submodulePaths } from '../../../src/executor/policy/path/gitFiles';
 import { sandboxRuntimeConfig } from '../../../src/tools/sandbox/sandboxConfig';
 import { combineSandboxSettings, parseSandboxSettings, webFetchDomains } from '../../../src/tools/sandbox/sandboxSettings';
 import { BashTool, decide, makeSandbox, type Sandbox } from '../executor/policy/policyFixtures';

@@ -1,4 +1,4 @@
-// The sandbox runtime's own process, as the host sees it (src/tools/sandbox/runtimeProcess.ts): answers
+// The sandbox runtime's own process, as the host sees it (src/tools/sandbox/runtime/runtimeProcess.ts): answers
 // to each request, a cancel that does not wait for the process, an end nobody asked for that fails every
 // request with why (and says so once), a reset that stops it, and an idle process that keeps no host
 // alive. A scripted stand-in speaks the runtime process's protocol; the real one runs in
@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { isAlive } from '../../../src/tools/processTree';
-import { SandboxRuntimeProcess } from '../../../src/tools/sandbox/runtimeProcess';
+import { isAlive } from '../../../src/tools/process/processTree';
+import { SandboxRuntimeProcess } from '../../../src/tools/sandbox/runtime/runtimeProcess';
 import { until } from './processes';
 
 /** The stand-in: `wrap` of `slow` answers after 500 ms, of `die` ends the process (exit 3) after a line on stderr. */
@@ -103,7 +103,7 @@ describe('the sandbox runtime process', () => {
 
   it('an idle runtime process keeps no host alive, and ends with it', () => {
     const host = `
-      const { SandboxRuntimeProcess } = require(${JSON.stringify(require.resolve('../../../src/tools/sandbox/runtimeProcess'))});
+      const { SandboxRuntimeProcess } = require(${JSON.stringify(require.resolve('../../../src/tools/sandbox/runtime/runtimeProcess'))});
       const runtime = new SandboxRuntimeProcess({ script: ${JSON.stringify(script)} });
       runtime.wrap({ command: 'slow', shell: '/bin/sh', key: 'k', cwd: process.cwd() }, new AbortController().signal).then((line) => console.log(line + ' ' + runtime.pid));
     `;

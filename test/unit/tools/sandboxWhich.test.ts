@@ -1,4 +1,4 @@
-// The sandbox runtime bundle's `whichSync` (src/tools/sandbox/which.ts) against the system's `which`, over
+// The sandbox runtime bundle's `whichSync` (src/tools/sandbox/runtime/which.ts) against the system's `which`, over
 // names, paths, PATH spellings and files that are not executable programs.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { whichSync } from '../../../src/tools/sandbox/which';
+import { whichSync } from '../../../src/tools/sandbox/runtime/which';
 
 /** The system's `which`, found with this process's PATH (the comparisons run it with others). */
 const WHICH = spawnSync('sh', ['-c', 'command -v which'], { encoding: 'utf8' }).stdout.trim();

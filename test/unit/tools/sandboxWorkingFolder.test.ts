@@ -1,11 +1,11 @@
-// The runtime process's working directory (src/tools/sandbox/runtime.ts `WorkingFolder`): the library reads
+// The runtime process's working directory (src/tools/sandbox/runtime/runtime.ts `WorkingFolder`): the library reads
 // it for each wrap, so wraps in one folder run side by side and one in another folder waits for them.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { WorkingFolder } from '../../../src/tools/sandbox/runtime';
+import { WorkingFolder } from '../../../src/tools/sandbox/runtime/runtime';
 
 describe("the sandbox runtime's working folder", () => {
   const started = process.cwd();

@@ -1,11 +1,11 @@
-// The spawn helper (src/tools/spawnHelper.ts): real helper processes, real shells. Every Bash behaviour
+// The spawn helper (src/tools/process/spawnHelper.ts): real helper processes, real shells. Every Bash behaviour
 // also runs through it in bash.test.ts; these are the cases only a helper has.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { isAlive, onSignalAbort, ProcessSupervisor } from '../../../src/tools/processTree';
-import { recentRss, RSS_READING_REUSE_MS, SPAWN_HELPER_MIN_RSS_BYTES, SpawnHelper, spawnHelperWanted } from '../../../src/tools/spawnHelper';
+import { isAlive, onSignalAbort, ProcessSupervisor } from '../../../src/tools/process/processTree';
+import { recentRss, RSS_READING_REUSE_MS, SPAWN_HELPER_MIN_RSS_BYTES, SpawnHelper, spawnHelperWanted } from '../../../src/tools/process/spawnHelper';
 import { makeWorkspace, type Workspace } from './helpers';
 import { countProcesses, killMarked, uniqueSleep, until } from './processes';
 

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ToolExecutor } from '../../../src/executor/executor';
 import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
-import type { ToolCallResult } from '../../../src/executor/result';
+import type { ToolCallResult } from '../../../src/executor/contract/result';
 import { registerBuiltinTools } from '../../../src/tools/index';
 
 /** Calls of each tool raced against the swapper (the acceptance bar). */

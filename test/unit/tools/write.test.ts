@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { judgePath } from '../../../src/executor/policy/paths';
+import { judgePath } from '../../../src/executor/policy/path/judgePath';
 import { makeWorkspace, type Workspace } from './helpers';
 
 describe('Write', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ToolCallResult } from '../../../src/executor/result';
+import type { ToolCallResult } from '../../../src/executor/contract/result';
 import { modelErrorSentence } from '../../../src/vscode/chat/modelErrors';
 import { callTarget, escapeMarkdown, formatDuration, inlineCode, lastLine, outcomeLine, TARGET_MAX_CHARS } from '../../../src/vscode/chat/replyText';
 

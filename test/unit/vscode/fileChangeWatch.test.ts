@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { watchFileChanges } from '../../../src/vscode/fileChangeWatch';
+import { watchFileChanges } from '../../../src/vscode/workspace/fileChangeWatch';
 
 const POLL_MS = 20;
 /** Generous for a 20 ms poll on a loaded machine; a broken watch fails here instead of hanging. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRedactor } from '../../../src/executor/results/redaction/redactor';
-import { LiveRedactor } from '../../../src/vscode/liveRedactor';
+import { createRedactor } from '../../../src/executor/results/redaction/patternRedactor';
+import { LiveRedactor } from '../../../src/vscode/results/liveRedactor';
 
 describe('LiveRedactor', () => {
   it('applies changed patterns from the next text on', () => {

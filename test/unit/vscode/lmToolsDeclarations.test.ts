@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { ToolRegistry } from '../../../src/executor/registry';
+import { ToolRegistry } from '../../../src/executor/contract/registry';
 import { createBuiltinTools } from '../../../src/tools/index';
 import { builtinToolDeclarations, GENERATE_COMMAND } from '../../../src/vscode/lmTools/declarations';
 import { isOwnTool, lmToolNameOf, referenceNameOf } from '../../../src/vscode/lmTools/toolNames';

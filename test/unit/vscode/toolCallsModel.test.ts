@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ExecutorEvent } from '../../../src/executor/events';
-import type { ToolCallResult } from '../../../src/executor/result';
+import type { ExecutorEvent } from '../../../src/executor/contract/events';
+import type { ToolCallResult } from '../../../src/executor/contract/result';
 import { MAX_TURNS, ToolCallsModel } from '../../../src/vscode/toolCalls/model';
 import { barsOf, timelineSvg } from '../../../src/vscode/toolCalls/timeline';
 

@@ -1,7 +1,7 @@
 /// <reference types="mocha" />
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ToolCallResult } from '../../../src/executor/result';
+import type { ToolCallResult } from '../../../src/executor/contract/result';
 import { extensionApi, registerTool } from './helpers';
 
 suite('Executor through the extension API', () => {

@@ -1,6 +1,6 @@
 // Shared by the tests that run inside the extension host.
 import * as vscode from 'vscode';
-import type { ToolDefinition } from '../../../src/executor/contract';
+import type { ToolDefinition } from '../../../src/executor/contract/contract';
 import type { AgentToolExecutorApi, AgentToolExecutorTesting } from '../../../src/vscode/api';
 
 export const EXTENSION_ID = 'agent-tool-executor.agent-tool-executor';

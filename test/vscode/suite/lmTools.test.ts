@@ -4,7 +4,7 @@
 // our approval (answered by the test seam instead of the modal).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ExecutorEvent } from '../../../src/executor/events';
+import type { ExecutorEvent } from '../../../src/executor/contract/events';
 import type { ApprovalRequest } from '../../../src/executor/ports/approvalClient';
 import { extensionApi, readText, waitFor, workspaceRoot } from './helpers';
 

@@ -6,9 +6,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { ToolCall } from '../../../src/executor/contract';
+import type { ToolCall } from '../../../src/executor/contract/contract';
 import type { ApprovalRequest } from '../../../src/executor/ports/approvalClient';
-import type { ToolCallResult } from '../../../src/executor/result';
+import type { ToolCallResult } from '../../../src/executor/contract/result';
 import { extensionApi, waitFor } from './helpers';
 
 const FIXTURE_ID = 'agent-tool-executor-tests.fake-tools';

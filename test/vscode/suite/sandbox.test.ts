@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../../src/executor/ports/approvalClient';
-import { approvalDetail } from '../../../src/vscode/approvalDialog';
+import { approvalDetail } from '../../../src/vscode/permissions/approvalDialog';
 import { extensionApi, waitFor, workspaceRoot } from './helpers';
 
 const CAN_SANDBOX = process.platform === 'linux' && ['/usr/bin/bwrap', '/usr/bin/socat'].every((file) => fs.existsSync(file));

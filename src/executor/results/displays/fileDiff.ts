@@ -1,8 +1,8 @@
 // The `file_diff` display (spec §9), built with the `diff` package: at most 8 hunks and 160
 // lines of unified diff, marked when cut. Tools that edit files call `buildFileDiffDisplay`.
 import { structuredPatch } from 'diff';
-import type { FileDiffDisplay } from '../../contract';
-import { headWithinBytes, utf8Bytes } from '../../text';
+import type { FileDiffDisplay } from '../../contract/contract';
+import { headWithinBytes, utf8Bytes } from '../../format/text';
 
 /** Spec §9. */
 export const FILE_DIFF_MAX_HUNKS = 8;

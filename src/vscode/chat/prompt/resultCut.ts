@@ -1,7 +1,7 @@
 // A single tool result bigger than its share of the window is cut when it comes in, through the
 // executor's budget path: the head and tail thirds around a line naming what was left out, plus
 // where the whole text was saved. No `vscode` here.
-import { truncateMiddle } from '../../../executor/budget';
+import { truncateMiddle } from '../../../executor/results/budget';
 
 /** Cuts measured by the counter before giving up on hitting the share exactly (then a sure bound). */
 export const MAX_CUT_ATTEMPTS = 4;

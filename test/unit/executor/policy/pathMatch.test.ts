@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { parsePathPattern, pathPatternMatches } from '../../../../src/executor/policy/pathMatch';
+import { parsePathPattern, pathPatternMatches } from '../../../../src/executor/policy/path/pathMatch';
 
 // Each row: a rule's content, paths it must cover and paths it must not. Paths are relative to the
 // workspace folder unless absolute. The "must not" side holds paths with two or more ancestors, the

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { isAbsolutePattern, parsePathPattern, pathPatternMatches } from '../../../../src/executor/policy/pathMatch';
+import { isAbsolutePattern, parsePathPattern, pathPatternMatches } from '../../../../src/executor/policy/path/pathMatch';
 
 const home = os.homedir();
 const first = '/w/one';

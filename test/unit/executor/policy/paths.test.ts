@@ -3,11 +3,11 @@ import * as path from 'node:path';
 import { after, before, describe, it, mock } from 'node:test';
 // The module itself, whose methods the resolver calls through (`import *` gives a copy of it).
 import nodeFs = require('node:fs');
-import { processMountTable } from '../../../../src/executor/localMounts';
-import { isInside, realLocation, resolvePath, sharedJudge } from '../../../../src/executor/policy/paths';
+import { processMountTable } from '../../../../src/node/runtime/localMounts';
+import { isInside, realLocation, resolvePath, sharedJudge } from '../../../../src/executor/policy/path/judgePath';
 import { makeSandbox, type Sandbox } from './policyFixtures';
 
-// Both ways the mount table may decide (src/executor/localMounts.ts): the same readings either way.
+// Both ways the mount table may decide (src/node/runtime/localMounts.ts): the same readings either way.
 for (const synchronous of [true, false]) describe(`resolvePath: .. and symlinks are resolved before any rule (${synchronous ? 'synchronous realpath' : 'through the thread pool'})`, () => {
   let box: Sandbox;
   let syncCalls: { mock: { callCount(): number } };

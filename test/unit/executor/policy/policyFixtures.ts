@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, realpathSyn
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
-import type { ToolDefinition, ToolOutput } from '../../../../src/executor/contract';
+import type { ToolDefinition, ToolOutput } from '../../../../src/executor/contract/contract';
 import type { PermissionDecision } from '../../../../src/executor/ports/permissionPolicy';
 import type { RulesPolicy } from '../../../../src/executor/policy/rulesPolicy';
 

@@ -3,10 +3,10 @@
 // lets a deny miss).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ResolvedPath } from '../../../../src/executor/policy/paths';
-import { domainMatches, matchCommand, ruleApplies, ruleMatches, type Check } from '../../../../src/executor/policy/ruleMatch';
-import { parseRule, type PermissionRule, type RuleBehavior } from '../../../../src/executor/policy/ruleSyntax';
-import { splitCommand, type CommandWord, type SimpleCommandPart } from '../../../../src/executor/policy/shellSplit';
+import type { ResolvedPath } from '../../../../src/executor/policy/path/judgePath';
+import { domainMatches, matchCommand, ruleApplies, ruleMatches, type Check } from '../../../../src/executor/policy/rules/ruleMatch';
+import { parseRule, type PermissionRule, type RuleBehavior } from '../../../../src/executor/policy/rules/ruleSyntax';
+import { splitCommand, type CommandWord, type SimpleCommandPart } from '../../../../src/executor/policy/shell/shellSplit';
 
 const ws = '/w/ws';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseRule, ruleNamesTool } from '../../../../src/executor/policy/ruleSyntax';
+import { parseRule, ruleNamesTool } from '../../../../src/executor/policy/rules/ruleSyntax';
 
 describe('parseRule: Claude Code rule syntax', () => {
   it('reads a whole-tool rule, prefix and exact commands, paths and domains', () => {

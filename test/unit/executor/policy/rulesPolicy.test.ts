@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { rmSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { ToolDefinition } from '../../../../src/executor/contract';
+import type { ToolDefinition } from '../../../../src/executor/contract/contract';
 import { RulesPolicy } from '../../../../src/executor/policy/rulesPolicy';
 import { createPolicyFromSettings } from '../../../../src/executor/policy/settings';
 import { BashTool, EditTool, GlobTool, ReadTool, WebFetchTool, WriteTool, decide, makeSandbox, type Sandbox } from './policyFixtures';

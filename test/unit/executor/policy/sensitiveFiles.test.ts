@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifySensitive } from '../../../../src/executor/policy/sensitiveFiles';
+import { classifySensitive } from '../../../../src/executor/policy/path/sensitiveFiles';
 
 describe('classifySensitive', () => {
   it('asks before writing agent memory files and their kin, at any depth and in any case', () => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import picomatch from 'picomatch';
-import { classifySensitive, SECRET_FILE_GLOBS } from '../../../../src/executor/policy/sensitiveFiles';
+import { classifySensitive, SECRET_FILE_GLOBS } from '../../../../src/executor/policy/path/sensitiveFiles';
 
 const memory = [
   '/w/AGENTS.md', '/w/a/AGENTS.override.md', '/w/CLAUDE.md', '/w/CLAUDE.local.md', '/w/GEMINI.md', '/w/.cursorrules',

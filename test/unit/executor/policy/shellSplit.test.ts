@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { splitCommand, SPLIT_CACHE_COMMANDS, SPLIT_CACHE_MAX_CHARS, type CommandPart } from '../../../../src/executor/policy/shellSplit';
+import { splitCommand, SPLIT_CACHE_COMMANDS, SPLIT_CACHE_MAX_CHARS, type CommandPart } from '../../../../src/executor/policy/shell/shellSplit';
 
 function texts(command: string): string[] {
   const split = splitCommand(command);

@@ -11,7 +11,7 @@ import {
   SPLIT_CACHE_MAX_CHARS,
   type CommandPart,
   type SimpleCommandPart,
-} from '../../../../src/executor/policy/shellSplit';
+} from '../../../../src/executor/policy/shell/shellSplit';
 
 function split(command: string): readonly CommandPart[] {
   const result = splitCommand(command);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyTotalBudget, TOTAL_BUDGET_MARKER_BYTES } from '../../../../src/executor/results/batchBudget';
-import type { ToolCallResult } from '../../../../src/executor/result';
+import type { ToolCallResult } from '../../../../src/executor/contract/result';
 import { makeExecutor, tool } from '../fixtures';
 
 describe('applyTotalBudget', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CallEvent } from '../../../../src/executor/events';
-import { LIVE_OUTPUT_MAX_CHARS, LiveCallEvents } from '../../../../src/executor/results/liveEvents';
+import type { CallEvent } from '../../../../src/executor/contract/events';
+import { LIVE_OUTPUT_MAX_CHARS, LiveCallEvents } from '../../../../src/executor/results/stream/liveEvents';
 
 function outputEvents(pieces: readonly string[]): Array<Extract<CallEvent, { type: 'toolCallOutput' }>> {
   const events: CallEvent[] = [];

@@ -3,15 +3,15 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { MAX_ENVELOPE_BYTES } from '../../../../src/executor/budget';
-import type { ToolContext, ToolDefinition } from '../../../../src/executor/contract';
-import type { ArtifactStore } from '../../../../src/executor/ports/artifactStore';
-import { BASH_OUTPUT_MAX_BYTES } from '../../../../src/executor/results/displays/bashOutput';
-import { createRedactor } from '../../../../src/executor/results/redaction/redactor';
-import { ARTIFACT_MIN_WRITE_BYTES, OutputCollector } from '../../../../src/executor/results/outputStream';
-import { TailBuffer } from '../../../../src/executor/results/tailBuffer';
+import { MAX_ENVELOPE_BYTES } from '../../../../src/executor/results/budget';
+import type { ToolContext, ToolDefinition } from '../../../../src/executor/contract/contract';
+import type { ArtifactStore } from '../../../../src/executor/ports/workspace/artifactStore';
+import { BASH_OUTPUT_MAX_BYTES } from '../../../../src/executor/results/displays/commandOutput';
+import { createRedactor } from '../../../../src/executor/results/redaction/patternRedactor';
+import { ARTIFACT_MIN_WRITE_BYTES, OutputCollector } from '../../../../src/executor/results/stream/outputStream';
+import { TailBuffer } from '../../../../src/executor/results/stream/tailBuffer';
 import { NodeArtifactStore } from '../../../../src/node/artifacts/nodeArtifactStore';
-import { ModePolicy } from '../../../../src/executor/modePolicy';
+import { ModePolicy } from '../../../../src/executor/policy/modePolicy';
 import { makeExecutor as makeBaseExecutor, tool } from '../fixtures';
 
 const makeExecutor: typeof makeBaseExecutor = (tools, options = {}) =>

@@ -2,7 +2,7 @@
 // whole pipeline (stages 4–6), against an oracle written from the spec and the policy issue.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ToolDefinition } from '../../../../src/executor/contract';
+import type { ToolDefinition } from '../../../../src/executor/contract/contract';
 import type { ApprovalAnswer, ApprovalClient } from '../../../../src/executor/ports/approvalClient';
 import { PERMISSION_MODES, type PermissionMode } from '../../../../src/executor/policy/modes';
 import { RulesPolicy } from '../../../../src/executor/policy/rulesPolicy';

@@ -3,10 +3,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { ToolContext, ToolDefinition } from '../../../../src/executor/contract';
-import { ModePolicy } from '../../../../src/executor/modePolicy';
+import type { ToolContext, ToolDefinition } from '../../../../src/executor/contract/contract';
+import { ModePolicy } from '../../../../src/executor/policy/modePolicy';
 import { buildFileDiffDisplay } from '../../../../src/executor/results/displays/fileDiff';
-import { createRedactor } from '../../../../src/executor/results/redaction/redactor';
+import { createRedactor } from '../../../../src/executor/results/redaction/patternRedactor';
 import { NodeArtifactStore } from '../../../../src/node/artifacts/nodeArtifactStore';
 import { JsonlSessionRecorder } from '../../../../src/node/sessionRecord/jsonlSessionRecorder';
 import { random } from '../random';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { createRedactor } from '../../../../src/executor/results/redaction/redactor';
+import { createRedactor } from '../../../../src/executor/results/redaction/patternRedactor';
 import { makeExecutor, tool } from '../fixtures';
 
 describe('serialize stage', () => {

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { ToolContext } from '../../../../src/executor/contract';
-import { ModePolicy } from '../../../../src/executor/modePolicy';
+import type { ToolContext } from '../../../../src/executor/contract/contract';
+import { ModePolicy } from '../../../../src/executor/policy/modePolicy';
 import { createNodeSnapshotter } from '../../../../src/node/snapshot/nodeSnapshotter';
 import { makeExecutor, tool } from '../fixtures';
 

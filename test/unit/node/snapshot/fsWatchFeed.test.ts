@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, unlinkSync, wr
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { FileChangeEvent } from '../../../../src/executor/ports/fileChangeFeed';
+import type { FileChangeEvent } from '../../../../src/executor/ports/workspace/fileChangeFeed';
 import { FsWatchChangeFeed } from '../../../../src/node/snapshot/fsWatchFeed';
 
 const never = new AbortController().signal;

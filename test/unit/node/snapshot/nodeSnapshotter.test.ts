@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { formatWorkspaceChanges } from '../../../../src/executor/changes';
+import { formatWorkspaceChanges } from '../../../../src/executor/results/workspaceChanges';
 import { FsWatchChangeFeed } from '../../../../src/node/snapshot/fsWatchFeed';
 import { createNodeSnapshotter, type NodeWorkspaceSnapshotter } from '../../../../src/node/snapshot/nodeSnapshotter';
 import { LISTING_RACY_MS } from '../../../../src/node/snapshot/walk';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BASH_OUTPUT_MAX_BYTES, buildBashOutputDisplay } from '../../../../../src/executor/results/displays/bashOutput';
+import { BASH_OUTPUT_MAX_BYTES, buildBashOutputDisplay } from '../../../../../src/executor/results/displays/commandOutput';
 
 describe('buildBashOutputDisplay', () => {
   it('is produced only when the output was truncated or persisted', () => {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileRules, findSecrets, matchesAt, scanTriggers, SCAN_BLOCK_CHARS, type KeptHits, type RuleGroup } from '../../../../../src/executor/results/redaction/matches';
-import { createRedactor } from '../../../../../src/executor/results/redaction/redactor';
+import { createRedactor } from '../../../../../src/executor/results/redaction/patternRedactor';
 import { BUILTIN_RULES, type RedactionRule } from '../../../../../src/executor/results/redaction/rules';
 import { random } from '../../random';
 

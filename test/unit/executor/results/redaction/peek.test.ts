@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { redactionStreamOf } from '../../../../../src/executor/results/redaction/lineStream';
-import { createRedactor } from '../../../../../src/executor/results/redaction/redactor';
+import { createRedactor } from '../../../../../src/executor/results/redaction/patternRedactor';
 import { noRedaction } from '../../../../../src/executor/ports/redactor';
 import { PLANTED, pemKey, plantedText } from '../secrets';
 

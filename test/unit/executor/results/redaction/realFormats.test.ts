@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { createRedactor } from '../../../../../src/executor/results/redaction/redactor';
+import { createRedactor } from '../../../../../src/executor/results/redaction/patternRedactor';
 import { pemKey } from '../secrets';
 
 const redactor = createRedactor();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRedactor, isSecretEnvName, STREAM_HOLDBACK_CHARS } from '../../../../../src/executor/results/redaction/redactor';
+import { createRedactor, isSecretEnvName, STREAM_HOLDBACK_CHARS } from '../../../../../src/executor/results/redaction/patternRedactor';
 import { redactionStreamOf } from '../../../../../src/executor/results/redaction/lineStream';
 import { random } from '../../random';
 import { PLANTED, pemKey, plantedText } from '../secrets';

@@ -2,7 +2,7 @@
 // each from both sides: the secret it must mask and the near miss it must leave alone.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRedactor, isSecretEnvName, MIN_ENV_SECRET_CHARS, STREAM_HOLDBACK_CHARS } from '../../../../../src/executor/results/redaction/redactor';
+import { createRedactor, isSecretEnvName, MIN_ENV_SECRET_CHARS, STREAM_HOLDBACK_CHARS } from '../../../../../src/executor/results/redaction/patternRedactor';
 import { MAX_PEM_CHARS } from '../../../../../src/executor/results/redaction/rules';
 
 function streamed(redactor: ReturnType<typeof createRedactor>, chunks: readonly string[]): string {

@@ -1,0 +1,37 @@
+// Stage 1 (spec §3.1): unknown, disabled, or not offered this turn → refused; nothing of the tool runs.
+import type { CallState, ExecutorDeps, StageFailure } from '../../callState';
+import { flagsOf } from '../../../contract/flags';
+
+/** Tool-search tools the model is pointed to when it calls a tool it was not offered. */
+const TOOL_SEARCH_NAMES = ['tool_search', 'ToolSearch'];
+
+export function lookup(state: CallState, deps: ExecutorDeps): StageFailure | undefined {
+  const name = state.call.name;
+  const entry = deps.registry.get(name);
+  if (!entry) {
+    return refuse(name ? `unknown tool: ${name}` : 'unknown tool: (no tool name given)', 'UnknownTool');
+  }
+  if (deps.registry.isDisabled(name)) {
+    return refuse(`tool ${name} is disabled`, 'DisabledTool');
+  }
+  const offered = state.options.offeredTools;
+  if (offered && !offered.has(name)) {
+    return refuse(notOfferedMessage(name, offered), 'ToolNotOffered');
+  }
+  state.entry = entry;
+  state.flags = flagsOf(entry.def);
+  return undefined;
+}
+
+function notOfferedMessage(name: string, offered: ReadonlySet<string>): string {
+  const search = TOOL_SEARCH_NAMES.find((candidate) => offered.has(candidate));
+  const list = [...offered].sort().join(', ');
+  const hint = search
+    ? `Use ${search} to find the tool you need, or call one of the offered tools: ${list}.`
+    : `Call one of the offered tools: ${list || '(none)'}.`;
+  return `tool ${name} was not offered in this turn. ${hint}`;
+}
+
+function refuse(message: string, errorClass: string): StageFailure {
+  return { kind: 'invocation', stage: 'lookup', message, errorClass };
+}
