@@ -2,7 +2,7 @@
 // that path and nothing else (a file named `*` must not become a rule for the whole folder).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isLiteralGlob, literalGlob, parsePathPattern, pathPatternMatches } from '../../../../src/executor/policy/pathMatch';
+import { isLiteralGlob, literalGlob, parsePathPattern, pathPatternMatches } from '../../../../src/executor/policy/path/pathMatch';
 
 const FOLDER = '/w/home';
 const NAMES = ['*', '**', '?', '!(x)', '{a,b}', '[ab]', '@(a)', '+(a)', '*(a)', 'a|b', '(p)', 'back\\slash', 'x.txt'];

@@ -2,7 +2,7 @@
 // the wrapped command starts when there is none. A misread hides a denied command or invents one.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_NESTED_SHELL_DEPTH, splitCommand } from '../../../../src/executor/policy/shellSplit';
+import { MAX_NESTED_SHELL_DEPTH, splitCommand } from '../../../../src/executor/policy/shell/shellSplit';
 
 /** The parts every rule must allow, as their text (deny-only guesses left out). */
 function texts(command: string): string[] {

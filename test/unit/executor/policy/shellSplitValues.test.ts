@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createPolicyFromSettings } from '../../../../src/executor/policy/index';
-import { MAX_WORD_ALTERNATIVES, splitCommand, type CommandWord, type SimpleCommandPart } from '../../../../src/executor/policy/shellSplit';
+import { MAX_WORD_ALTERNATIVES, splitCommand, type CommandWord, type SimpleCommandPart } from '../../../../src/executor/policy/shell/shellSplit';
 
 const workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'split-values-')));
 after(() => fs.rmSync(workspace, { recursive: true, force: true }));

@@ -3,7 +3,7 @@
 // Its own file: a fresh process, so no other test's buffers are freed while it measures.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRedactor, STREAM_HOLDBACK_CHARS } from '../../../../../src/executor/results/redaction/redactor';
+import { createRedactor, STREAM_HOLDBACK_CHARS } from '../../../../../src/executor/results/redaction/patternRedactor';
 
 /** Streams held at once: their parked buffers must show in `arrayBuffers` well above any noise. */
 const STREAMS = 200;

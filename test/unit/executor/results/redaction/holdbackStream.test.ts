@@ -3,7 +3,7 @@
 // END has not arrived yet, which are held back whole even when their body is not plain base64.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRedactor, STREAM_HOLDBACK_CHARS } from '../../../../../src/executor/results/redaction/redactor';
+import { createRedactor, STREAM_HOLDBACK_CHARS } from '../../../../../src/executor/results/redaction/patternRedactor';
 import { MAX_PEM_CHARS } from '../../../../../src/executor/results/redaction/rules';
 
 const HEADER = '-----BEGIN RSA PRIVATE KEY-----\n';
