@@ -26,6 +26,12 @@ describe('Bash rules through the policy', () => {
     assert.match(await run({ deny: ['Bash(< *)'], allow: ['Bash'] }, 'sort > out.txt'), /^allow/, 'a write is no read');
   });
 
+  it('a command rule is no path rule for the files its redirections name', async () => {
+    const outside = `${sandbox.ws}/../echo:x`;
+    assert.match(await run({ allow: ['Bash(echo:*)'] }, `echo hi > '${outside}'`), /^ask/);
+    assert.match(await run({ deny: ['Bash(rm:*)'], allow: ['Bash'] }, "echo hi > 'rm:x'"), /^allow/);
+  });
+
   it('an exact rule lets a run-time argument through only for the command it names', async () => {
     assert.match(await run({ allow: ['Bash(cat:*)', 'Bash(cat $FILE)'] }, 'cat $FILE'), /^allow/);
     assert.match(await run({ allow: ['Bash(cat:*)', 'Bash(cat notes.txt)'] }, 'cat $FILE'), /^ask/);
