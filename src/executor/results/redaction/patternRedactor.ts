@@ -80,7 +80,8 @@ function userRule(user: UserPattern | string): RedactionRule {
   return { name: spec.name ?? 'user-pattern', pattern: new RegExp(source, `${flags}g`) };
 }
 
-const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY/;
+/** A whole END line: a chunk that stops inside its closing dashes has not closed the key (the key rule needs them). */
+const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
