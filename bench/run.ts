@@ -14,6 +14,12 @@ import { redactionRow } from './rows/redaction';
 import { sandboxEchoRow } from './rows/sandbox';
 import { writeSnapshotRow } from './rows/snapshot';
 import { truncationRow } from './rows/truncation';
+import { installFileSystemProbe } from '../src/executor';
+import { nodeFileSystemProbe } from '../src/node/runtime/fileSystemProbe';
+import { processMountTable } from '../src/node/runtime/localMounts';
+
+// The benches drive the core in this process: its paths resolve on this machine, as in the CLI.
+installFileSystemProbe(nodeFileSystemProbe(processMountTable));
 
 const ROWS: ReadonlyArray<readonly [string, () => Promise<Row>]> = [
   ['read', readRow],
@@ -107,6 +113,7 @@ async function main(): Promise<void> {
     `  15 for the fresh CLI, whose start varies; the bundle's load + activate in the real extension host is ${HOST_STARTS} fresh`,
     '  VS Code servers with the code cache, one browser each, after one that writes it);',
     '  numbers are the median with min–max in parentheses. The rows are issue 13\'s table.',
+    '- The measurements behind design choices in the code, each with its date and machine: [docs/MEASUREMENTS.md](docs/MEASUREMENTS.md)',
     '',
     table(rows),
     '',

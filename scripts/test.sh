@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # The README's test command (`npm test`): installs what is missing, builds, then runs
+#   0. lint (`npm run lint`: what each layer may import, no import cycles),
 #   1. unit tests (node --test),
 #   2. integration tests inside the real VS Code extension host (mocha, test/vscode/),
 #   3. browser end-to-end tests against a fresh server with the packaged .vsix (test/e2e/),
@@ -51,6 +52,9 @@ count() {
 bash scripts/ensure-npm-deps.sh || die "npm ci (scripts/ensure-npm-deps.sh)"
 bash scripts/setup.sh || die "scripts/setup.sh"
 npm run --silent build || die "npm run build"
+
+# --- 0. Lint: first, as it is the fastest to fail ---------------------------------
+stage lint bash -c 'npm run --silent lint && echo "lint: 1 passed, 0 failed"'
 
 # --- 1. Unit tests --------------------------------------------------------------
 stage unit timeout -k 15s "$UNIT_BACKSTOP" npm run --silent test:unit

@@ -8,9 +8,12 @@ import type { Redactor } from './executor';
 import { ToolRegistry } from './executor';
 import { ARTIFACT_SCHEME } from './executor/results/artifactLayout';
 import { createRedactor } from './executor';
+import { installFileSystemProbe } from './executor';
 import { NodeArtifactStore } from './node/artifacts/nodeArtifactStore';
 import { NodeWorkspaceSnapshotter } from './node/snapshot/nodeSnapshotter';
 import { startThreadClock } from './node/runtime/threadCpu';
+import { nodeFileSystemProbe } from './node/runtime/fileSystemProbe';
+import { processMountTable } from './node/runtime/localMounts';
 import { coreLoad } from './vscode/coreModules';
 import { lazily } from './vscode/lazily';
 import { defaultProcessSupervisor, findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
@@ -19,7 +22,7 @@ import type { AgentToolExecutorApi } from './vscode/api';
 import { ArtifactOpener } from './vscode/results/artifactLinks';
 import { DiffLinks } from './vscode/chat/diffLinks';
 import { compactConversation } from './vscode/chat/compact';
-import { ContextMemory } from './vscode/chat/contextFit';
+import { ContextMemory } from './vscode/chat/modelCounter';
 import { DEFAULT_MAX_ROUNDS, runModelLoop } from './vscode/chat/modelLoop';
 import type { CommandHost } from './vscode/chat/slashCommands';
 import { PARTICIPANT_ID, registerChatParticipant } from './vscode/chat/participant';
@@ -28,6 +31,7 @@ import { AgentBridge } from './vscode/bridge/agentBridge';
 import { AcpAgents } from './vscode/acp/acpAgents';
 import { AcpChat } from './vscode/acp/acpChat';
 import { registerDemoModel } from './vscode/demoModel/register';
+import { registerEndpointModels } from './vscode/models/register';
 import { LiveRedactor } from './vscode/results/liveRedactor';
 import { ExternalTools } from './vscode/lmTools/externalTools';
 import { declaredLanguageModelTools, registerOwnLanguageModelTools } from './vscode/lmTools/registerOwnTools';
@@ -78,7 +82,7 @@ interface Core {
  * Activation registers what VS Code shows and asks for (commands, tools, the participant, views, content
  * providers) and nothing that needs the executor: the executor, the tools and their adapters (the core,
  * `dist/extension-core.js` in the bundle) are loaded and started by `startCore`, the first time one of
- * them is used (issue 13: load + activate in the real extension host).
+ * them is used, to keep load + activate in the extension host short.
  */
 export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo): AgentToolExecutorApi {
   const clock = startThreadClock();
@@ -207,6 +211,8 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   subscriptions.push({ dispose: () => void deactivate() });
   // The scripted, offline model of `npm start`; registered only while agentToolExecutor.demoModel.enabled is on.
   subscriptions.push(registerDemoModel(logger));
+  // The user's own models (agentToolExecutor.models) in the model picker; an endpoint hears from us only when a chat asks it.
+  subscriptions.push(registerEndpointModels(context.secrets, logger));
   // Our own time, measured here: VS Code's "Load Code" of an extension also spans whatever the extension host
   // runs between starting to load it and loading it, such as the extensions activated before it by the same event.
   // With this thread's CPU time in each, and the time it waited on a run queue for a core (Linux).
@@ -260,11 +266,13 @@ function startCore(wiring: CoreWiring): Core {
   const loadedBefore = coreLoad() !== undefined;
   const { context, sessionId, logger, workspaceFolders, approvalClient, redactor, view } = wiring;
   const subscriptions = context.subscriptions;
+  // Paths are resolved on this machine's file system, before any tool or rule can ask for one.
+  installFileSystemProbe(nodeFileSystemProbe(processMountTable));
   // The extension host runs on Node next to the storage folder, so the CLI's store serves here too.
   const storageRoot = context.storageUri ?? context.globalStorageUri;
   const artifactStore = new NodeArtifactStore({ root: storageRoot.fsPath });
   void artifactStore.prune(sessionId).catch((error) => logger.warn('artifacts.prune_failed', { error: String(error) }));
-  // W's walk before and after each non-read-only call, plus a watcher for what the walk misses.
+  // The walk of spec §5 before and after each non-read-only call, plus a watcher for what the walk misses.
   // The CLI's watcher feed: VS Code's own watcher (1.139, remote server) did not report writes
   // to files in new nested folders in our tests, so it cannot fill the walk's blind spot.
   const snapshotter = new NodeWorkspaceSnapshotter({ logger });
@@ -277,7 +285,7 @@ function startCore(wiring: CoreWiring): Core {
   // Agents' ignore files (.aiignore, …): every tool, the command checks and the snapshots honour them.
   const agentIgnore = watchedIgnoreFiles(() => workspaceFolders);
   subscriptions.push(agentIgnore.disposable);
-  // The OS sandbox around Bash (issue 17): configured with the rules; where it cannot run, said once.
+  // The OS sandbox around Bash: configured with the rules; where it cannot run, said once.
   const sandbox = new BashSandbox({ onUnavailable: (message) => void vscode.window.showWarningMessage(`Agent Tool Executor: ${message}`) });
   subscriptions.push({ dispose: () => void sandbox.dispose() });
   // The ripgrep VS Code ships, looked up once (up to four files checked): the sandbox and Grep use it.

@@ -56,7 +56,6 @@ const originalLoad = (Module as unknown as { _load: (request: string, ...rest: u
 };
 
 const started = performance.now();
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const extension = require(extensionPath) as { activate(context: unknown): unknown };
 const loaded = performance.now();
 const context = {

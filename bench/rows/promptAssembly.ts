@@ -3,7 +3,7 @@
 // the few new messages' counting is timed apart and subtracted).
 import type { ChatRound } from '../../src/vscode/chat/chatMetadata';
 import { assemble } from '../../src/vscode/chat/prompt/assemble';
-import type { ConversationTurn } from '../../src/vscode/chat/prompt/conversationUnits';
+import type { ConversationTurn } from '../../src/vscode/chat/chatMetadata';
 import { instructionsMessage } from '../../src/vscode/chat/prompt/instructions';
 import { messageText, userText, type PromptMessage } from '../../src/vscode/chat/prompt/promptMessages';
 import { budgetOf } from '../../src/vscode/chat/prompt/window';

@@ -4,8 +4,15 @@
 // a delete or a move the user allowed is no write (the agent does those itself; no request of ours does).
 // Our rules still come first: a deny rule refuses the call before any approval is asked for.
 import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../executor';
-import type { OurCall } from './permissions';
 import type { Acp } from './sdk';
+
+/** The agent's tool call as a call of ours, when it says enough. */
+export interface OurCall {
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+  /** What the agent said it will do (ACP's tool kind): a grant covers only a request of the same kind. */
+  readonly kind: Acp.ToolKind;
+}
 
 /** The operation each tool an agent's request runs performs, as ACP's tool kinds name it. */
 const KIND_OF_TOOL: Readonly<Record<string, Acp.ToolKind>> = { Write: 'edit', Read: 'read', Bash: 'execute' };

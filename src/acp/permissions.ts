@@ -12,21 +12,13 @@ import type { Acp } from './sdk';
 import type { ToolExecutor } from '../executor';
 import type { ApprovalAnswer, ApprovalClient } from '../executor';
 import type { PermissionPolicy } from '../executor';
-import { isOwnOperation } from './grants';
+import { isOwnOperation, type OurCall } from './grants';
 
 export interface PermissionHost {
   readonly executor: ToolExecutor;
   readonly policy: PermissionPolicy;
   readonly approvals: ApprovalClient;
   workspaceFolders(): readonly string[];
-}
-
-/** The agent's tool call as a call of ours, when it says enough. */
-export interface OurCall {
-  readonly name: string;
-  readonly input: Record<string, unknown>;
-  /** What the agent said it will do (ACP's tool kind): a grant covers only a request of the same kind. */
-  readonly kind: Acp.ToolKind;
 }
 
 export function ourCallOf(toolCall: Acp.ToolCallUpdate): OurCall | undefined {

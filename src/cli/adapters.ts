@@ -8,8 +8,11 @@ import type { PermissionMode } from '../executor';
 import { createPolicyFromSettings } from '../executor';
 import { AgentIgnoreFiles } from '../node/settings/agentIgnore';
 import { createRedactor } from '../executor';
+import { installFileSystemProbe } from '../executor';
 import { redactingLogger } from '../executor';
 import { NodeArtifactStore } from '../node/artifacts/nodeArtifactStore';
+import { nodeFileSystemProbe } from '../node/runtime/fileSystemProbe';
+import { processMountTable } from '../node/runtime/localMounts';
 import { commandHookSource } from '../node/hooks/commandHooks';
 import { JsonlSessionRecorder } from '../node/sessionRecord/jsonlSessionRecorder';
 import { keyPath, valueLocation } from '../node/settings/jsonLocation';
@@ -45,6 +48,8 @@ export interface CliAdapters {
 }
 
 export async function createCliAdapters(options: CliAdapterOptions): Promise<CliAdapters> {
+  // Paths are resolved on this machine's file system, before any tool or rule can ask for one.
+  installFileSystemProbe(nodeFileSystemProbe(processMountTable));
   const redactor = createRedactor({ env: process.env });
   const logger = redactingLogger(options.logger, redactor);
   let settings: Record<string, unknown> | undefined;
@@ -78,7 +83,7 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
   }
   // Said once, as a line of its own on stderr (the log would say it a second time).
   for (const notice of permissionPolicy.notices) process.stderr.write(`tool-exec: warning: ${notice}\n`);
-  // The OS sandbox (issue 17): started and checked now, before any command; where it cannot run, said once.
+  // The OS sandbox: started and checked now, before any command; where it cannot run, said once.
   const sandbox = new BashSandbox({ onUnavailable: (message) => process.stderr.write(`tool-exec: ${message}\n`) });
   const allowRules = permissionPolicy.allRules.filter((rule) => rule.behavior === 'allow').map((rule) => rule.text);
   await sandbox.configure(combineSandboxSettings(sandboxSettings.settings, {}, true).settings, {

@@ -1,7 +1,6 @@
 // Command-line parsing for `tool-exec run`, with errors that name the problem (exit 2).
 import { parseArgs } from 'node:util';
 import { PERMISSION_MODES, type PermissionMode } from '../executor';
-import type { ServeArgs } from './serve';
 
 export const USAGE = `Usage: tool-exec run [--workspace DIR] [--tools MODULE]... [--concurrency N] [--max-result-bytes N]
                      [--timeout-ms N] [--approve allow|deny] [--mode default|acceptEdits|plan|bypass]
@@ -49,6 +48,22 @@ Lists the turns that can be undone (newest last), or removes them all.`;
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+}
+
+/** The options `run` and `serve` share. */
+export interface CliExecutorArgs {
+  readonly workspace: string;
+  readonly tools: readonly string[];
+  readonly concurrency?: number;
+  readonly maxResultBytes?: number;
+  readonly timeoutMs?: number;
+  readonly mode?: PermissionMode;
+  readonly artifacts?: string;
+  readonly settings?: string;
+}
+
+export interface ServeArgs extends CliExecutorArgs {
+  readonly approve?: 'allow' | 'deny';
 }
 
 export interface RunArgs {

@@ -9,26 +9,13 @@ import { projectErrorMessage } from '../executor';
 import { ToolExecutor } from '../executor';
 import type { ApprovalClient } from '../executor';
 import type { Logger } from '../executor';
-import type { PermissionMode } from '../executor';
 import { ToolRegistry } from '../executor';
 import { registerBuiltinTools } from '../tools/index';
 import { ProcessSupervisor } from '../tools/process/processTree';
 import { createCliAdapters } from './adapters';
-import { UsageError } from './args';
+import { UsageError, type CliExecutorArgs } from './args';
 import type { ToolContainment } from './toolModules/containment';
 import { loadToolModule } from './toolModules/toolModules';
-
-/** The options `run` and `serve` share. */
-export interface CliExecutorArgs {
-  readonly workspace: string;
-  readonly tools: readonly string[];
-  readonly concurrency?: number;
-  readonly maxResultBytes?: number;
-  readonly timeoutMs?: number;
-  readonly mode?: PermissionMode;
-  readonly artifacts?: string;
-  readonly settings?: string;
-}
 
 export interface CliExecutorIo {
   readonly cwd: string;

@@ -1,5 +1,6 @@
 // Printing results: one JSON line per call (`--json`) or a readable listing, then a summary.
 import type { ToolCallResult } from '../executor';
+import { resultJsonLine } from '../executor';
 import type { CliWriter } from './cliOutput';
 
 export interface BatchSummary {
@@ -14,29 +15,6 @@ export interface BatchSummary {
 export interface StoppedBackground {
   readonly id: string;
   readonly command: string;
-}
-
-/** The CLI's JSON contract for one call; `content` is exactly what the model receives. */
-export function jsonLine(result: ToolCallResult): string {
-  return JSON.stringify({
-    id: result.callId,
-    name: result.name,
-    group: result.group ?? 0,
-    isError: result.isError,
-    errorKind: result.errorKind,
-    content: result.modelContent,
-    truncated: result.truncated,
-    originalBytes: result.originalBytes,
-    artifactPath: result.artifact?.path ?? null,
-    display: result.display ?? null,
-    timing: {
-      totalMs: result.timing.totalMs,
-      permissionWaitMs: result.timing.permissionWaitMs,
-      queuedMs: result.timing.queuedMs,
-      startMs: result.timing.startMs,
-      endMs: result.timing.endMs,
-    },
-  });
 }
 
 /**
@@ -71,7 +49,7 @@ export class OrderedPrinter {
       if (!result) return;
       this.ready.delete(result.callId);
       this.next++;
-      this.out.write(`${this.json ? jsonLine(result) : humanResult(result, this.next)}\n`);
+      this.out.write(`${this.json ? resultJsonLine(result) : humanResult(result, this.next)}\n`);
     }
   }
 }
@@ -103,6 +81,5 @@ export function humanSummary(summary: BatchSummary): string {
  * control characters a tool printed are shown as `\x1b`-style escapes, never run by the user's terminal.
  */
 export function terminalSafe(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }

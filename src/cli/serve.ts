@@ -1,4 +1,4 @@
-// `tool-exec serve --stdio` (issue 15): the bridge protocol (docs/PROTOCOL.md) served from the server side
+// `tool-exec serve --stdio`: the bridge protocol (docs/PROTOCOL.md) served from the server side
 // on stdin/stdout, for an agent that starts us as its child. One executor for the whole connection; it
 // ends when the agent closes our stdin, sends `exit`, or a signal arrives — open turns are cancelled
 // first and every process their calls started is stopped.
@@ -12,14 +12,11 @@ import type { ApprovalClient } from '../executor';
 import type { Logger } from '../executor';
 import { FixedApprovalClient } from '../node/approval/fixedApprovalClient';
 import type { CliWriter } from './cliOutput';
-import { createCliExecutor, loadModuleTools, workspaceOf, type CliExecutorArgs } from './cliExecutor';
+import type { ServeArgs } from './args';
+import { createCliExecutor, loadModuleTools, workspaceOf } from './cliExecutor';
 import type { ToolContainment } from './toolModules/containment';
 
 declare const TOOL_EXEC_VERSION: string | undefined;
-
-export interface ServeArgs extends CliExecutorArgs {
-  readonly approve?: 'allow' | 'deny';
-}
 
 export interface ServeIo {
   readonly stdin: NodeJS.ReadableStream;

@@ -13,6 +13,7 @@ export * from './results/budget';
 export * from './results/workspaceChanges';
 export * from './format/text';
 export * from './format/duration';
+export * from './format/resultLine';
 export * from './call/deadline';
 export * from './turn/limiter';
 export * from './fileLedger';
@@ -26,6 +27,7 @@ export { DEFAULT_CANCEL_MESSAGE, timeoutMessage } from './call/stages/run/handle
 export { DEFAULT_MAX_CONCURRENCY, STOP_TURN_MESSAGE } from './turn/batchRunner';
 export { Turn, type TurnOptions } from './turn/turn';
 export type { AdmissionGate } from './ports/admissionGate';
+export { installFileSystemProbe, type FileSystemProbe } from './ports/fileSystemProbe';
 export type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from './ports/approvalClient';
 export type { ArtifactStore, ArtifactWrite, ArtifactWriter } from './ports/workspace/artifactStore';
 export type { FileChangeEvent, FileChangeFeed } from './ports/workspace/fileChangeFeed';

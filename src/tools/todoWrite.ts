@@ -57,6 +57,7 @@ export function createTodoWriteTool(store: TodoStore): ToolDefinition<TodoWriteI
     readOnly: true,
     sideEffectScope: 'session',
     handler: (input, ctx) => writeTodos(input, ctx, store),
+    presentation: { verb: 'Updating the todo list', target: 'none' },
   };
 }
 

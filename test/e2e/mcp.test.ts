@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { loadPaths } from '../vscode/harness/paths';
+import { filesContaining, waitForSavedChat } from './savedFiles';
 import { Workbench } from './workbench';
 
 /** Built here so no file of the repository holds it whole; a grep of the run's folders finds only leaks. */
@@ -76,7 +77,7 @@ test('an MCP tool through @executor: our modal asks, and the key reaches neither
     await workbench.screenshot('mcp-2-reply-unfolded');
 
     // What VS Code saved of the chat, and everything else this run's server and browser wrote.
-    await waitForSavedChat('The recording model got the file');
+    await waitForSavedChat(workbench, 'The recording model got the file', SAVE_TIMEOUT_MS);
     const surfaces = {
       modelRequests: received.includes(SECRET),
       replyDom: shown.includes(SECRET),
@@ -110,34 +111,4 @@ async function unfoldAll(reply: Locator): Promise<void> {
   }
   const left = await folded.evaluateAll((elements) => elements.map((element) => element.outerHTML.slice(0, 200)));
   assert.deepEqual(left, [], 'every block of the reply unfolds');
-}
-
-/** Waits until VS Code has written the chat (a chatSessions file under workspaceStorage holds `text`). */
-async function waitForSavedChat(text: string): Promise<void> {
-  const storage = path.join(workbench.userDataDir, 'User', 'workspaceStorage');
-  const started = Date.now();
-  while (filesContaining([storage], text).filter((file) => file.includes(`${path.sep}chatSessions${path.sep}`)).length === 0) {
-    if (Date.now() - started > SAVE_TIMEOUT_MS) throw new Error(`no chat session under ${storage} holds "${text}" after ${SAVE_TIMEOUT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-/** Files at or under `paths` whose bytes hold `text` (as UTF-8 or UTF-16, as browsers store strings). */
-function filesContaining(paths: readonly string[], text: string): string[] {
-  const needles = [Buffer.from(text, 'utf8'), Buffer.from(text, 'utf16le')];
-  const holds = (file: string) => {
-    const bytes = fs.readFileSync(file);
-    return needles.some((needle) => bytes.includes(needle));
-  };
-  const found: string[] = [];
-  for (const start of paths) {
-    const stat = fs.statSync(start, { throwIfNoEntry: false });
-    if (stat?.isFile() && holds(start)) found.push(start);
-    if (!stat?.isDirectory()) continue;
-    for (const entry of fs.readdirSync(start, { recursive: true, withFileTypes: true })) {
-      const file = path.join(entry.parentPath, entry.name);
-      if (entry.isFile() && holds(file)) found.push(file);
-    }
-  }
-  return found;
 }

@@ -2,14 +2,14 @@
 // Early failures (lookup, validation, hooks, permission) skip to redaction; after the handler
 // started, the after-snapshot, redaction, budget and post hooks run whatever happened. A stage with
 // nothing to do for a call (no hooks, no ask, a read-only tool's snapshots) answers undefined at once
-// rather than a promise, and only a promise is awaited: each await costs a microtask turn (issue 13).
-import { CallState, type CallOptions, type ExecutorDeps, type StageFailure } from './callState';
+// rather than a promise, and only a promise is awaited: each await costs a microtask turn.
+import { openCall, type CallOptions, type CallRecords, type CallState, type ExecutorDeps, type ResultState, type StageFailure } from './callState';
 import type { ToolCall } from '../contract/contract';
 import { projectErrorMessage } from '../contract/errors';
 import type { ToolCallResult } from '../contract/result';
 import { approval } from './stages/admit/approval';
 import { buildResult, finish } from './stages/settle/finish';
-import { DEFAULT_CANCEL_MESSAGE, invokeHandler } from './stages/run/handler';
+import { DEFAULT_CANCEL_MESSAGE, endLiveEvents, invokeHandler } from './stages/run/handler';
 import { lookup } from './stages/admit/lookup';
 import { permission } from './stages/admit/permission';
 import { postToolUseHooks } from './stages/settle/postToolUseHooks';
@@ -38,25 +38,24 @@ export interface SettledCall {
 export async function runCall(call: ToolCall, deps: ExecutorDeps, options: CallOptions = {}): Promise<SettledCall> {
   const toolLabel = deps.registry.has(call.name) ? call.name : 'unknown';
   const span = deps.telemetry.startSpan('tool.call', { 'tool.name': toolLabel, 'tool.call_id': call.id });
-  const state = new CallState(call, options, options.signal ?? NEVER_ABORTED, span);
+  const { state, own } = openCall(call, options, options.signal ?? NEVER_ABORTED, span);
   deps.logger.debug('tool.call.started', { tool: toolLabel, callId: call.id, group: options.group });
-  state.failure = await runStages(state, deps);
+  own.result.failure = await runStages(state, deps, own);
   try {
     // 10. Snapshot after: not cancellable, also after errors, timeouts and cancels.
-    const after = snapshotAfter(state, deps);
+    const after = snapshotAfter(state, deps, own.run);
     if (after) await after;
     // 11. Redact, before anything leaves.
-    redact(state, deps);
+    redact(state, deps, own.result);
     // 12. Serialize and budget; persist artifacts.
-    await serialize(state, deps);
+    await serialize(state, deps, own.result);
     // 13. PostToolUse / PostToolUseFailure hooks and their additional context.
-    const post = postToolUseHooks(state, deps);
+    const post = postToolUseHooks(state, deps, own.result);
     if (post) await post;
   } catch (error) {
-    resultStageBug(state, deps, error);
+    resultStageBug(state, deps, own.result, error);
   }
-  state.liveEnded = true;
-  state.live?.dispose();
+  endLiveEvents(own.run);
   return { state, result: buildResult(state) };
 }
 
@@ -67,35 +66,38 @@ export async function publishCall(settled: SettledCall, deps: ExecutorDeps, fina
   return result;
 }
 
-async function runStages(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
+async function runStages(state: CallState, deps: ExecutorDeps, own: CallRecords): Promise<StageFailure | undefined> {
   try {
     if (state.options.preempted) return state.options.preempted;
     if (state.signal.aborted) return cancelledBeforeStart(state, deps);
-    // 1. Lookup: unknown, disabled, not offered.
-    const lookupFailure = lookup(state, deps);
-    if (lookupFailure) return lookupFailure;
-    // 2. Parse and validate. 3. resolveInput, once.
-    const invalid = validate(state) ?? resolveInput(state);
-    if (invalid) return invalid;
+    // 1-3 ran in early dispatch, if it judged the call: its admission is the call's already.
+    if (!state.options.prejudged) {
+      // 1. Lookup: unknown, disabled, not offered.
+      const lookupFailure = lookup(state.call, deps, state.options.offeredTools, own.admission);
+      if (lookupFailure) return lookupFailure;
+      // 2. Parse and validate. 3. resolveInput, once.
+      const invalid = validate(state.call, own.admission) ?? resolveInput(state.call, own.admission);
+      if (invalid) return invalid;
+    }
     // 4. PreToolUse hooks.
-    const hooked = preToolUseHooks(state, deps);
+    const hooked = preToolUseHooks(state, deps, own.permission);
     const blocked = hooked && (await hooked);
     if (blocked) return blocked;
-    // 5. Permission: rules and mode, the hook decision over them, forced asks.
-    const denied = await permission(state, deps);
+    // 5. Permission: rules and mode (judged in early dispatch, if it ran), the hook decision over them, forced asks.
+    const denied = await permission(state, deps, own.permission);
     if (denied) return denied;
     // 6. Approval gate: the user's answer races the PermissionRequest hooks.
-    const asked = approval(state, deps);
+    const asked = approval(state, deps, own.permission);
     const refused = asked && (await asked);
     if (refused) return refused;
     state.signal.throwIfAborted();
     // 7. The timeout starts only now.
-    resolveTimeout(state, deps);
+    resolveTimeout(state, deps, own.run);
     // 8. The turn's checkpoint (its first write only), then the snapshot before.
-    const before = snapshotBefore(state, deps);
+    const before = snapshotBefore(state, deps, own.run);
     if (before) await before;
     // 9. The handler, in crash capture, under the deadline.
-    return await invokeHandler(state, deps);
+    return await invokeHandler(state, deps, own.run);
   } catch (error) {
     if (state.signal.aborted) return cancelledBeforeStart(state, deps);
     // Only a bug in a stage gets here (stages turn expected failures into values).
@@ -108,7 +110,7 @@ async function runStages(state: CallState, deps: ExecutorDeps): Promise<StageFai
  * A bug in a stage after the handler (a throwing port, say) still gives the call its one result; the
  * output is dropped, since it could not be redacted and sized, and the model is told so.
  */
-function resultStageBug(state: CallState, deps: ExecutorDeps, error: unknown): void {
+function resultStageBug(state: CallState, deps: ExecutorDeps, own: ResultState, error: unknown): void {
   let detail: string;
   try {
     detail = deps.redactor.redact(projectErrorMessage(error));
@@ -117,13 +119,13 @@ function resultStageBug(state: CallState, deps: ExecutorDeps, error: unknown): v
   }
   deps.logger.error('tool.call.internal_error', { tool: state.toolName, callId: state.call.id, stage: 'serialize', error: detail });
   const message = `tool ${state.toolName}: the executor could not prepare this result (${detail}); the output was dropped.`;
-  state.failure = { kind: 'execution', stage: 'serialize', message, errorClass: 'InternalError' };
-  state.text = message;
-  state.modelContent = message;
-  state.display = undefined;
-  state.artifact = undefined;
-  state.truncated = false;
-  state.strategy = 'inline';
+  own.failure = { kind: 'execution', stage: 'serialize', message, errorClass: 'InternalError' };
+  own.text = message;
+  own.modelContent = message;
+  own.display = undefined;
+  own.artifact = undefined;
+  own.truncated = false;
+  own.strategy = 'inline';
 }
 
 function cancelledBeforeStart(state: CallState, deps: ExecutorDeps): StageFailure {

@@ -1,4 +1,5 @@
-// What the stages of one call share: the executor's ports, the call's options, and its mutable state.
+// What the stages of one call share: the executor's ports, the call's options, and its state in
+// records by phase, each written only by the stages it is handed to.
 import type { FileStateLedger, ResultBudget, ToolCall, ToolDisplay, ToolOutput } from '../contract/contract';
 import type { ToolDeadline } from './deadline';
 import type { CallEvent, CallFlags } from '../contract/events';
@@ -72,6 +73,8 @@ export interface CallOptions {
   readonly offeredTools?: ReadonlySet<string>;
   /** The turn's checkpoint, taken before the first call that may write. */
   readonly checkpoint?: TurnCheckpoint;
+  /** Set by early dispatch, which ran stages 1-3 and the policy for this call: the pipeline does not repeat them. */
+  readonly prejudged?: Prejudged;
 }
 
 /** A failure that ends the pipeline early; turned into a result at one edge (`finish.ts`). */
@@ -85,42 +88,111 @@ export interface StageFailure {
   readonly wrap?: boolean;
 }
 
-/** Mutable state of one call as it moves through the stages. */
-export class CallState {
-  readonly startedAt = performance.now();
-  entry: ToolEntry | undefined;
-  /** Parsed, then validated, then resolved input: the same bytes for everyone after stage 3. */
+/** Stages 1-3 (lookup, validate, resolveInput) write it: which tool, with which input. */
+export class AdmissionRecord {
+  /** Stage 1. */
+  entry: ToolEntry | undefined = undefined;
+  flags: CallFlags | undefined = undefined;
+  /** The raw input, then validated (stage 2), then resolved and frozen (stage 3): the same bytes for everyone after. */
   input: unknown;
-  flags: CallFlags | undefined;
-  preToolUse: { decision?: 'allow' | 'deny' | 'ask'; hook?: string; reason?: string } = {};
-  permissionDecision: PermissionDecision | undefined;
-  permission: PermissionRecord = { outcome: 'none' };
-  permissionWaitMs = 0;
-  hookContext: string[] = [];
-  timeoutMs: number | undefined;
-  deadline: ToolDeadline | undefined;
-  snapshot: SnapshotSession | undefined;
+
+  constructor(input: unknown) {
+    this.input = input;
+  }
+}
+
+/** A call through stages 1-3: what early dispatch hands to the pipeline with its judgement. */
+export interface Admission {
+  readonly entry: ToolEntry;
+  readonly flags: CallFlags;
+  readonly input: unknown;
+}
+
+/**
+ * Early dispatch's judgement of a call that starts at once: its admission and the policy's decision
+ * (before the forced asks, the hook decision and the agent-memory rule, which the permission stage
+ * still lays over it), with the path readings the policy made, which the call goes on sharing.
+ */
+export interface Prejudged {
+  readonly admission: Admission;
+  readonly decision: PermissionDecision;
+  readonly judgePath: PathJudge;
+}
+
+/** Stages 4-6 (PreToolUse hooks, permission, approval) write it. */
+export class PermissionState {
+  /** Stage 4: the PreToolUse hook that decided. */
+  preToolUse: { readonly decision?: 'allow' | 'deny' | 'ask'; readonly hook?: string; readonly reason?: string } = {};
+  /** Stage 5: the policy's decision with the hook's, the forced asks and the agent-memory rule laid over it. */
+  decision: PermissionDecision | undefined = undefined;
+  /** What the result reports: the outcome and who decided (stages 4-6, through `decide`). */
+  record: PermissionRecord = { outcome: 'none' };
+  /** Stage 6: how long the user (or a hook) took to answer. */
+  waitMs = 0;
+  /** The PreToolUse and PermissionRequest hooks' additional context, in order. */
+  hookContext: readonly string[] = [];
+}
+
+/** Records a permission outcome for the span and the result. */
+export function decide(own: Pick<PermissionState, 'record'>, outcome: PermissionRecord['outcome'], by: DecidedBy, detail?: string): void {
+  own.record = detail === undefined ? { outcome, by } : { outcome, by, detail };
+}
+
+/** Stages 7-10 (timeout, snapshots, handler) write it. */
+export class RunState {
+  /** Stage 7. */
+  timeoutMs: number | undefined = undefined;
+  /** Stage 8 takes it, stage 10 finishes it. */
+  snapshot: SnapshotSession | undefined = undefined;
+  /** Stage 10. */
   changes: readonly WorkspaceChange[] = [];
-  output: ToolOutput | undefined;
+  /** Stage 9, as every field below. */
+  deadline: ToolDeadline | undefined = undefined;
+  output: ToolOutput | undefined = undefined;
   /** The handler's streamed output, when it opened a stream (`ctx.openOutputStream`). */
-  outputStream: OutputCollector | undefined;
+  outputStream: OutputCollector | undefined = undefined;
   /** Set once the handler was started: failures then run PostToolUseFailure hooks. */
   handlerStarted = false;
   /** `performance.now()` when the handler started and when it settled (or the call stopped waiting for it). */
-  handlerStartedAt: number | undefined;
-  handlerEndedAt: number | undefined;
+  handlerStartedAt: number | undefined = undefined;
+  handlerEndedAt: number | undefined = undefined;
   /** Live output and progress events while the handler runs; disposed before the result is built. */
-  live: LiveCallEvents | undefined;
+  live: LiveCallEvents | undefined = undefined;
   /** Set when `live` was disposed: later reports of a handler still running go nowhere. */
   liveEnded = false;
-  failure: StageFailure | undefined;
-  modelContent = '';
+}
+
+/** Stages 11-13 (redact, serialize, PostToolUse hooks) write it; the runner sets the failure of stages 1-9, and all of it when a later stage has a bug. */
+export class ResultState {
+  /** The runner; stage 11 redacts its message. */
+  failure: StageFailure | undefined = undefined;
+  /** Stage 11 (redacted); stage 12 replaces it with the collected stream or a note of no output. */
   text = '';
+  /** Stage 12; stage 13 adds the hooks' context. */
+  modelContent = '';
+  /** Stage 12, as every field below. */
   truncated = false;
   strategy: BudgetStrategy = 'inline';
   originalBytes = 0;
-  artifact: ArtifactRef | undefined;
-  display: ToolDisplay | undefined;
+  artifact: ArtifactRef | undefined = undefined;
+  display: ToolDisplay | undefined = undefined;
+}
+
+/** The writable records of one call: only the runner holds them, and hands each stage the part it writes. */
+export interface CallRecords {
+  readonly admission: AdmissionRecord;
+  readonly permission: PermissionState;
+  readonly run: RunState;
+  readonly result: ResultState;
+}
+
+/** One call as it moves through the stages; every stage reads all of it, and writes only the record it is handed. */
+export class CallState {
+  readonly startedAt = performance.now();
+  readonly admission: Readonly<AdmissionRecord>;
+  readonly permission: Readonly<PermissionState>;
+  readonly run: Readonly<RunState>;
+  readonly result: Readonly<ResultState>;
   private judge: PathJudge | undefined;
 
   constructor(
@@ -129,21 +201,48 @@ export class CallState {
     /** Aborted with the turn; the handler's own controller hangs below it. */
     readonly signal: AbortSignal,
     readonly span: Span,
+    records: CallRecords,
   ) {
-    this.input = call.input;
+    this.admission = records.admission;
+    this.permission = records.permission;
+    this.run = records.run;
+    this.result = records.result;
+    this.judge = options.prejudged?.judgePath;
   }
 
   get toolName(): string {
     return this.call.name;
   }
 
+  get entry(): ToolEntry | undefined {
+    return this.admission.entry;
+  }
+
+  get flags(): CallFlags | undefined {
+    return this.admission.flags;
+  }
+
+  /** What hooks, rules, events, the preview and the handler see. */
+  get input(): unknown {
+    return this.admission.input;
+  }
+
   /** The call's readings of its paths (`sharedJudge`), made on first use: the policy's and the handler's are one. */
   get judgePath(): PathJudge {
     return (this.judge ??= sharedJudge());
   }
+}
 
-  /** Records a permission outcome for the span and the result. */
-  decide(outcome: PermissionRecord['outcome'], by: DecidedBy, detail?: string): void {
-    this.permission = detail === undefined ? { outcome, by } : { outcome, by, detail };
+/** A call's state and its writable records, which only the runner keeps. */
+export function openCall(call: ToolCall, options: CallOptions, signal: AbortSignal, span: Span): { readonly state: CallState; readonly own: CallRecords } {
+  const admission = new AdmissionRecord(call.input);
+  const prejudged = options.prejudged?.admission;
+  if (prejudged) {
+    // Early dispatch ran stages 1-3 for this call: the pipeline starts from their outcome.
+    admission.entry = prejudged.entry;
+    admission.flags = prejudged.flags;
+    admission.input = prejudged.input;
   }
+  const own: CallRecords = { admission, permission: new PermissionState(), run: new RunState(), result: new ResultState() };
+  return { state: new CallState(call, options, signal, span, own), own };
 }

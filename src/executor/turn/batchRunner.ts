@@ -1,11 +1,11 @@
 // Running calls of a turn (spec §2): at most N handlers at once across the whole executor, the
 // queued event before a call waits for its slot, groups in order, and the turn stop.
-import type { CallOptions, ExecutorDeps, StageFailure } from '../call/callState';
+import type { CallOptions, ExecutorDeps, Prejudged, StageFailure } from '../call/callState';
 import { runCall, type SettledCall } from '../call/callRunner';
 import type { ToolCall } from '../contract/contract';
 import type { AdmissionGate } from '../ports/admissionGate';
 
-/** W: at most 5 handlers run at once. */
+/** Spec §2: at most 5 handlers run at once (a setting). */
 export const DEFAULT_MAX_CONCURRENCY = 5;
 export const STOP_TURN_MESSAGE = 'Tool cancelled because a previous tool result requested a turn stop.';
 
@@ -20,17 +20,21 @@ export interface RunContext {
   readonly signal: AbortSignal;
 }
 
-/** Emits the queued event, waits for a slot, runs the call. A call aborted while queued still runs the pipeline, which reports it cancelled. */
-export async function runQueued(call: ToolCall, group: number, run: RunContext, early = false): Promise<SettledCall> {
-  run.deps.emit({ type: 'toolCallQueued', callId: call.id, name: call.name, group, ...(early ? { early } : {}) });
+/**
+ * Emits the queued event, waits for a slot, runs the call. A call aborted while queued still runs the
+ * pipeline, which reports it cancelled. An early call brings its judgement from early dispatch.
+ */
+export async function runQueued(call: ToolCall, group: number, run: RunContext, prejudged?: Prejudged): Promise<SettledCall> {
+  run.deps.emit({ type: 'toolCallQueued', callId: call.id, name: call.name, group, ...(prejudged ? { early: true } : {}) });
+  const options: CallOptions = prejudged ? { ...run.options, group, prejudged } : { ...run.options, group };
   let release: (() => void) | undefined;
   try {
     release = await run.slots.acquire(run.signal);
   } catch {
-    return runCall(call, run.deps, { ...run.options, group });
+    return runCall(call, run.deps, options);
   }
   try {
-    return await runCall(call, run.deps, { ...run.options, group });
+    return await runCall(call, run.deps, options);
   } finally {
     release();
   }

@@ -1,4 +1,4 @@
-// A turn (issue 10): the calls of one model reply, offered one by one while the model still streams.
+// A turn: the calls of one model reply, offered one by one while the model still streams.
 //   1. `offer(call)`: in the model's order, as each call's arguments are complete. While every call
 //      offered so far qualified, a qualifying call starts at once (spec §2 early dispatch); the first
 //      call that does not qualify closes that window for the rest of the turn.
@@ -9,9 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { nestedSlots, runGroup, runQueued, type RunContext } from './batchRunner';
 import type { SettledCall } from '../call/callRunner';
-import type { ExecutorDeps, TurnInfo } from '../call/callState';
-import type { ToolCall } from '../contract/contract';
-import { canDispatchEarly } from './earlyDispatch';
+import type { ExecutorDeps, Prejudged, TurnInfo } from '../call/callState';
+import type { ToolCall, ToolPresentation } from '../contract/contract';
+import { judgeEarly } from './earlyDispatch';
 import { EventEmitter, type CallEvent, type TurnEvent } from '../contract/events';
 import { Semaphore } from './limiter';
 import type { AdmissionGate } from '../ports/admissionGate';
@@ -141,29 +141,35 @@ export class Turn {
     return this.done;
   }
 
+  /** How front ends describe a call of the tool `name` (its definition's `presentation`); undefined for an unknown tool. */
+  presentationOf(name: string): ToolPresentation | undefined {
+    return this.run.deps.registry.get(name)?.def.presentation;
+  }
+
   private async place(call: Offered): Promise<void> {
-    // Once the reply is complete nothing is early: the call runs by the groups at once, without
-    // judging it twice (the early check evaluates the policy the pipeline evaluates again; issue 13).
-    if (this.earlyOpen && !this.ended && (await this.qualifies(call))) {
-      this.dispatchEarly(call);
+    // Once the reply is complete nothing is early: the call runs by the groups at once, unjudged here
+    // (a call that waits is judged when it runs, under the rules as they are then).
+    const prejudged = this.earlyOpen && !this.ended ? await this.qualifies(call) : undefined;
+    if (prejudged) {
+      this.dispatchEarly(call, prejudged);
       return;
     }
     this.earlyOpen = false;
     this.waiting.push(call);
   }
 
-  private async qualifies(call: Offered): Promise<boolean> {
-    if (this.run.signal.aborted) return false;
-    if (this.options.offeredTools && !this.options.offeredTools.has(call.name)) return false;
+  /** The call's judgement when it may start now; the pipeline takes it instead of judging again. */
+  private async qualifies(call: Offered): Promise<Prejudged | undefined> {
+    if (this.run.signal.aborted) return undefined;
     try {
-      return await canDispatchEarly(call, this.run.deps, this.run.signal);
+      return await judgeEarly(call, this.run.deps, this.run.signal, this.options.offeredTools);
     } catch {
       // A policy that fails cannot say yes: the call waits for the schedule, where it will be asked.
-      return false;
+      return undefined;
     }
   }
 
-  private dispatchEarly(call: Offered): void {
+  private dispatchEarly(call: Offered, prejudged: Prejudged): void {
     const groupIndex = Math.floor(this.earlyCount / MAX_GROUP_SIZE);
     this.earlyCount++;
     let group = this.early[groupIndex];
@@ -173,7 +179,7 @@ export class Turn {
       this.run.deps.emit({ type: 'batchGroupStarted', group: groupIndex, callIds: [call.id], parallel: true, early: true });
     }
     group.callIds.push(call.id);
-    group.runs.push(runQueued(call, groupIndex, this.run, true).then((settled) => this.settle(call, settled)));
+    group.runs.push(runQueued(call, groupIndex, this.run, prejudged).then((settled) => this.settle(call, settled)));
   }
 
   private async runRest(): Promise<ToolCallResult[]> {

@@ -4,7 +4,7 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import * as path from 'node:path';
 import { GIT_CONTROL_FILES, GIT_CONTROL_FOLDERS } from '../../executor';
-import { statFileSync, type FileStat } from './walk';
+import { statFileSync, type FileStat } from './fileStat';
 
 /**
  * Files recorded per `.git` folder: a repository's hook samples are about 14, and each submodule's folder

@@ -1,17 +1,17 @@
-// W's workspace walk (spec §5): at most 4 levels deep and 500 files, skipping VCS and dependency
+// The workspace walk of spec §5: at most 4 levels deep and 500 files, skipping VCS and dependency
 // folders and editor/bytecode droppings. Records the folders it saw, so a folder that appears
 // between two walks can be explored past the limits. Given the listings of an earlier walk, it
 // reads again only the folders that changed; every file is still stat'ed (a write through mmap
 // changes a file's mtime and size without the kernel reporting it).
-import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import * as path from 'node:path';
 import { GIT_DIR_NAME } from '../../executor';
+import { statFileSync, type FileStat } from './fileStat';
 import { recordGitControlFiles } from './gitControl';
 
-/** W: the walk goes at most this many levels down (a file at `a/b/c/d.txt` is on level 4). */
+/** Spec §5: the walk goes at most this many levels down (a file at `a/b/c/d.txt` is on level 4). */
 export const SNAPSHOT_MAX_DEPTH = 4;
-/** W: the walk records at most this many files. */
+/** Spec §5: the walk records at most this many files. */
 export const SNAPSHOT_MAX_FILES = 500;
 /** The snapshot skips `.git` (but for the files git runs or follows: gitControl.ts), `node_modules`, `.venv` "and kin"; these are the kin. */
 export const SNAPSHOT_SKIP_DIRS: ReadonlySet<string> = new Set([
@@ -20,8 +20,8 @@ export const SNAPSHOT_SKIP_DIRS: ReadonlySet<string> = new Set([
 /** The snapshot skips these file kinds. */
 export const SNAPSHOT_SKIP_SUFFIXES: readonly string[] = ['.pyc', '.swp', '.tmp'];
 /**
- * The walk reads synchronously (a 500-file walk: about 2.5 ms, against 10 ms awaiting each read in
- * turn, issue 13) and lets the event loop run after this many directory reads, so a tree of many
+ * The walk reads synchronously (a quarter of the time of awaiting each read in turn; docs/MEASUREMENTS.md,
+ * "Workspace walk") and lets the event loop run after this many directory reads, so a tree of many
  * empty folders never blocks it for long.
  */
 export const WALK_YIELD_EVERY_DIRS = 64;
@@ -33,11 +33,6 @@ export const WALK_YIELD_EVERY_DIRS = 64;
  * watcher's report of the folder, without which no listing is reused.
  */
 export const LISTING_RACY_MS = 50;
-
-export interface FileStat {
-  readonly size: number;
-  readonly mtimeMs: number;
-}
 
 export interface WalkResult {
   /** Absolute path → size and mtime. */
@@ -171,25 +166,5 @@ function forgetUnvisited(listings: ListingCache, root: string, entered: Readonly
   const prefix = root.endsWith(path.sep) ? root : root + path.sep;
   for (const dir of listings.keys()) {
     if (dir !== root && dir.startsWith(prefix) && !entered.has(dir)) listings.delete(dir);
-  }
-}
-
-/** Size and mtime of a regular file, read synchronously; undefined when it is gone or not a file. */
-export function statFileSync(file: string): FileStat | undefined {
-  try {
-    const stat = lstatSync(file, { throwIfNoEntry: false });
-    return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Size and mtime of a regular file; undefined when it is gone or not a file. */
-export async function statFile(file: string): Promise<FileStat | undefined> {
-  try {
-    const stat = await lstat(file);
-    return stat.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
-  } catch {
-    return undefined;
   }
 }

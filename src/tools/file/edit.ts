@@ -5,16 +5,14 @@ import type { ToolContext, ToolDefinition, ToolOutput } from '../../executor';
 import { deferredSchema } from '../../executor';
 import { headWithinChars } from '../../executor';
 import { applyEdit, closestLines, findEdit, lineAt } from './editMatch';
-import { buildFileDiffDisplay } from '../../executor';
 import { decodeText, encodeText } from '../fileAccess/fileText';
 import { withFsErrors } from '../fileAccess/fsErrors';
 import { createNew, judgedLocation, openForUpdate, rewrite } from '../fileAccess/judgedFile';
-import { displayPath, normalisePathField, pathOf, resolveToolPath } from '../fileAccess/toolPaths';
+import { displayPath, pathOf, resolveToolPath } from '../fileAccess/toolPaths';
+import { fileWriteTool, writtenPathFields, type FileChangeData } from './fileWriteTool';
 import { previewLines } from './preview';
-import { proposedChange } from './proposedChange';
 import { readBeforeWriteError, recordWritten } from './readBeforeWrite';
 import { fileNotFoundMessage } from '../suggest';
-import type { FileChangeData } from './write';
 
 /** Lines of context around the edit in the result, so the model sees what it produced. */
 export const EDIT_SNIPPET_CONTEXT_LINES = 3;
@@ -23,8 +21,7 @@ export const EDIT_MAX_LISTED_MATCHES = 10;
 
 const inputSchema = deferredSchema(() =>
   z.object({
-    path: z.string().optional().describe('Absolute path, or relative to the workspace folder.'),
-    file_path: z.string().optional().describe('Alias of path.'),
+    ...writtenPathFields(),
     old_string: z.string().describe('The exact text to replace, copied from the file (with its indentation).'),
     new_string: z.string().describe('The text to put in its place.'),
     replace_all: z.boolean().optional().describe('Replace every occurrence (default: old_string must be unique).'),
@@ -33,28 +30,20 @@ const inputSchema = deferredSchema(() =>
 export type EditInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export function createEditTool(): ToolDefinition<EditInput, FileChangeData> {
-  return {
+  return fileWriteTool({
     name: 'Edit',
     description:
       'Replaces old_string with new_string in a file you have Read in this session. old_string must match exactly ' +
       '(including indentation) and be unique, unless replace_all is true. An empty old_string creates a new file.',
-    get inputSchema() {
-      return inputSchema();
-    },
-    concurrentSafe: false,
-    sideEffectScope: 'workspace',
-    resolveInput: (input) => normalisePathField(input),
-    permissionSubject: (input) => ({ kind: 'path', path: pathOf(input), access: 'write' }),
-    prepareApproval: async (input, _signal, context) => ({
-      preview: {
-        title: `Edit ${input.path}${input.replace_all ? ' (every occurrence)' : ''}`,
-        detail: `${previewLines(input.old_string, '- ')}\n${previewLines(input.new_string, '+ ')}`,
-        change: await proposedChange(pathOf(input), context, (before, exists) => editedText(before, exists, input)),
-      },
+    verb: 'Editing',
+    inputSchema,
+    preview: (input) => ({
+      title: `Edit ${input.path}${input.replace_all ? ' (every occurrence)' : ''}`,
+      detail: `${previewLines(input.old_string, '- ')}\n${previewLines(input.new_string, '+ ')}`,
     }),
-    handler: (input, ctx) => editFile(input, ctx),
-    display: (output) => (output.data && !output.isError ? buildFileDiffDisplay(output.data.path, output.data.before, output.data.after) : undefined),
-  };
+    after: (input, before, exists) => editedText(before, exists, input),
+    handler: editFile,
+  });
 }
 
 async function editFile(input: EditInput, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {

@@ -5,54 +5,36 @@ import type { ToolContext, ToolDefinition, ToolOutput } from '../../executor';
 import { deferredSchema } from '../../executor';
 import { formatBytes } from '../../executor';
 import { withFsErrors } from '../fileAccess/fsErrors';
-import { buildFileDiffDisplay } from '../../executor';
 import { decodeText, encodeText, type DecodedText } from '../fileAccess/fileText';
 import { createNew, judgedLocation, openForUpdate, rewrite } from '../fileAccess/judgedFile';
-import { displayPath, normalisePathField, pathOf, resolveToolPath } from '../fileAccess/toolPaths';
+import { displayPath, pathOf, resolveToolPath } from '../fileAccess/toolPaths';
+import { fileWriteTool, writtenPathFields, type FileChangeData } from './fileWriteTool';
 import { countTextLines, previewLines } from './preview';
-import { proposedChange } from './proposedChange';
 import { readBeforeWriteError, recordWritten } from './readBeforeWrite';
 
 const inputSchema = deferredSchema(() =>
   z.object({
-    path: z.string().optional().describe('Absolute path, or relative to the workspace folder.'),
-    file_path: z.string().optional().describe('Alias of path.'),
+    ...writtenPathFields(),
     content: z.string().describe('The whole new content of the file.'),
   }),
 );
 export type WriteInput = z.infer<ReturnType<typeof inputSchema>>;
 
-/** What Write and Edit hand their `file_diff` display. */
-export interface FileChangeData {
-  readonly path: string;
-  readonly before: string;
-  readonly after: string;
-  readonly created: boolean;
-}
-
 export function createWriteTool(): ToolDefinition<WriteInput, FileChangeData> {
-  return {
+  return fileWriteTool({
     name: 'Write',
     description:
       'Writes a whole file, creating parent folders. To overwrite an existing file you must Read it first in this session ' +
       '(and it must not have changed since). Prefer Edit for changes to part of a file.',
-    get inputSchema() {
-      return inputSchema();
-    },
-    concurrentSafe: false,
-    sideEffectScope: 'workspace',
-    resolveInput: (input) => normalisePathField(input),
-    permissionSubject: (input) => ({ kind: 'path', path: pathOf(input), access: 'write' }),
-    prepareApproval: async (input, _signal, context) => ({
-      preview: {
-        title: `Write ${input.path}`,
-        detail: `${lineCount(input.content)} (${formatBytes(Buffer.byteLength(input.content))}):\n${previewLines(input.content)}`,
-        change: await proposedChange(pathOf(input), context, () => input.content),
-      },
+    verb: 'Writing',
+    inputSchema,
+    preview: (input) => ({
+      title: `Write ${input.path}`,
+      detail: `${lineCount(input.content)} (${formatBytes(Buffer.byteLength(input.content))}):\n${previewLines(input.content)}`,
     }),
-    handler: (input, ctx) => writeFile(input, ctx),
-    display: (output) => (output.data && !output.isError ? buildFileDiffDisplay(output.data.path, output.data.before, output.data.after) : undefined),
-  };
+    after: (input) => input.content,
+    handler: writeFile,
+  });
 }
 
 async function writeFile(input: WriteInput, ctx: ToolContext): Promise<ToolOutput<FileChangeData>> {

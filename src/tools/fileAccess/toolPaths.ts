@@ -4,6 +4,9 @@ import * as path from 'node:path';
 import type { ToolContext } from '../../executor';
 import { resolveModelPath } from '../../executor';
 
+/** The description of a tool's `file_path` field, the alias `normalisePathField` reads as `path`. */
+export const PATH_ALIAS_DESCRIPTION = 'Alias of path.';
+
 /**
  * Models trained on other agents send `file_path`; the tools speak `path`. Runs in `resolveInput`, so the
  * approval shows, and the handler runs, the normalised input.

@@ -1,4 +1,4 @@
-// The OS sandbox around Bash (issue 17). The host configures it from the settings; it starts the runtime
+// The OS sandbox around Bash. The host configures it from the settings; it starts the runtime
 // once and checks that it really works here (a sandboxed `true` must exit 0), then:
 //   1. `plan` says whether a command runs sandboxed, and if not why (off, the model's
 //      `dangerouslyDisableSandbox`, `sandbox.excludedCommands`, not available here);
@@ -6,14 +6,14 @@
 //   3. `wrap` turns a command into the sandboxed command line, keyed for the runtime's violation reports;
 //   4. `blocked` names what the sandbox refused during that command.
 // Where it cannot run it says so once and every command asks as without it: never a silent escape. Should
-// the runtime's process end on its own, it is started again with the agents' backoff (src/bridge/restarts.ts),
+// the runtime's process end on its own, it is started again with the agents' backoff (src/node/runtime/restarts.ts),
 // and until it runs commands ask.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { homedir } from 'node:os';
 import type { PermissionRequest } from '../../executor';
-import { RestartBackoff } from '../../bridge/restarts';
+import { RestartBackoff } from '../../node/runtime/restarts';
 import { splitCommand } from '../../executor';
 import { describeBlocked } from './blocked';
 import type { SandboxRuntime } from './runtime/runtime';

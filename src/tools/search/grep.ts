@@ -15,7 +15,7 @@ import { closeQuietly, judgedLocation, openForRead, PATH_CHANGED } from '../file
 import { displayPath, resolveToolPath } from '../fileAccess/toolPaths';
 import { findRipgrep, ripgrepMissingMessage } from './ripgrep';
 
-/** Output lines in `content` mode (Z caps Grep output near 20000 chars; 500 short lines are about that). */
+/** Output lines in `content` mode (the TypeScript executor the spec distils caps Grep output near 20000 chars; 500 short lines are about that). */
 export const GREP_MAX_CONTENT_LINES = 500;
 /** Files listed in `files_with_matches` mode. */
 export const GREP_MAX_FILES = 250;
@@ -67,6 +67,7 @@ export function createGrepTool(options: { rgPath?: string }): ToolDefinition<Gre
     timeout: { defaultMs: GREP_TIMEOUT_MS },
     permissionSubject: (input) => ({ kind: 'path', path: searchPath(input), access: 'read' }),
     handler: (input, ctx) => search(input, ctx, options.rgPath),
+    presentation: { verb: 'Searching for', target: 'pattern' },
   };
 }
 

@@ -2,7 +2,7 @@
 // model has read, and is tracked by the executor (`trackExternalBackgroundTask`) so it is listed and stopped.
 import type { OutputFollower, TaskExit } from '../../executor';
 import { formatBytes } from '../../executor';
-import { BASH_EXIT_DRAIN_MS } from './bash';
+import { BASH_EXIT_DRAIN_MS } from './exitDrain';
 import type { BackgroundTaskHost } from '../options';
 import type { ProcessTree } from '../process/processTree';
 import { EscapeStripper } from './terminalEscapes';

@@ -9,6 +9,7 @@ import { deadlineClock, type ClockEntry } from '../../executor';
 import { deferredSchema } from '../../executor';
 import { formatGoDuration } from '../../executor';
 import type { BackgroundShells } from './backgroundShells';
+import { BASH_EXIT_DRAIN_MS } from './exitDrain';
 import type { BuiltinToolsOptions } from '../options';
 import type { KillReport, ProcessSupervisor, ProcessTree } from '../process/processTree';
 import { SpawnHelperLostError } from '../process/spawnHelper';
@@ -16,16 +17,14 @@ import { BlockedOutputScanner, blockedNote } from '../sandbox/blocked';
 import { filterSecretEnv } from './secretEnv';
 import { EscapeStripper } from './terminalEscapes';
 
-/** Z's Bash default timeout (2 minutes). */
+/** Bash's default timeout, 2 minutes, as in the TypeScript executor the spec distils. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
-/** Z's Bash maximum timeout (10 minutes); a call may ask for up to this. */
+/** Bash's maximum timeout, 10 minutes, as in that executor; a call may ask for up to this. */
 export const BASH_MAX_TIMEOUT_MS = 600_000;
 /** Spec §3.7: the executor's deadline is the command's timeout plus this, so Bash reports its own timeout first. */
 export const BASH_CLEANUP_GRACE_MS = 6_000;
-/** Z's Bash output budget for the model (30000 chars); larger output is persisted or cut head+tail. */
+/** Bash's output budget for the model, 30000 chars as in that executor; larger output is persisted or cut head+tail. */
 export const BASH_MAX_MODEL_BYTES = 30_000;
-/** After the shell exits, how long its output pipes may stay open before what still holds them is stopped. */
-export const BASH_EXIT_DRAIN_MS = 500;
 /** After a kill, how long to wait for the pipes to close (a daemon that escaped the tree may hold them). */
 export const BASH_CLOSE_WAIT_MS = 1_000;
 /** Linux's limit on one argument, its NUL included (MAX_ARG_STRLEN, 32 pages): the shell gets the command as one. */
@@ -93,6 +92,7 @@ export function createBashTool(deps: BashDeps): ToolDefinition<BashInput, BashDa
     }),
     handler: (input, ctx) => (input.run_in_background ? startInBackground(input, ctx, deps) : deps.supervisor.hold(runForeground(input, ctx, deps))),
     cancellation: { userVisibleMessage: 'The user cancelled the command; its process tree is being stopped.' },
+    presentation: { verb: 'Running' },
   };
 }
 
@@ -289,7 +289,7 @@ async function startInBackground(input: BashInput, ctx: ToolContext, deps: BashD
 /**
  * Feeds a pipe into the output stream, pausing it while the stream applies backpressure. Settles at the
  * pipe's end (every holder of its other end closed it, and all it carried was written), without
- * waiting for the handle's close a loop turn later (issue 13).
+ * waiting for the handle's close a loop turn later.
  */
 function pump(readable: Readable | null, stream: ToolOutputStream): Promise<void> {
   if (!readable) return Promise.resolve();
@@ -321,7 +321,7 @@ async function settleWithin(work: Promise<unknown>, ms: number): Promise<boolean
 
 /**
  * Shells `shellCommand` found, by the configured shell and `$SHELL`: the file system is asked once per
- * pair, not on every call (issue 13: a synchronous `existsSync` before each spawn). A shell that fails
+ * pair, not on every call (no synchronous `existsSync` before each spawn). A shell that fails
  * to start is looked up again (`forgetShells`).
  */
 const foundShells = new Map<string, string>();

@@ -1,29 +1,21 @@
 // KillBash: stops a background command and its whole process tree.
-import { z } from 'zod';
 import type { ToolDefinition, ToolOutput } from '../../executor';
-import type { BackgroundShellState, BackgroundShells } from './backgroundShells';
-import { taskIdInputSchema, unknownTask } from './bashOutput';
+import type { BackgroundShell, BackgroundShellState, BackgroundShells } from './backgroundShells';
+import { backgroundTaskTool, type TaskIdInput } from './backgroundTaskTool';
 
-const inputSchema = taskIdInputSchema;
-export type KillBashInput = z.infer<ReturnType<typeof inputSchema>>;
-
-export function createKillBashTool(shells: BackgroundShells | undefined): ToolDefinition<KillBashInput, BackgroundShellState> {
-  return {
+export function createKillBashTool(shells: BackgroundShells | undefined): ToolDefinition<TaskIdInput, BackgroundShellState> {
+  return backgroundTaskTool(shells, {
     name: 'KillBash',
     description: 'Stops a background command (Bash with run_in_background) and every process it started.',
-    get inputSchema() {
-      return inputSchema();
-    },
     concurrentSafe: false,
     // It only stops what this session started.
     sideEffectScope: 'session',
-    handler: (input) => killBackground(input, shells),
-  };
+    presentation: { verb: 'Stopping' },
+    act: killBackground,
+  });
 }
 
-async function killBackground(input: KillBashInput, shells: BackgroundShells | undefined): Promise<ToolOutput<BackgroundShellState>> {
-  const shell = shells?.get(input.task_id);
-  if (!shells || !shell) return unknownTask(input.task_id, shells);
+async function killBackground(shell: BackgroundShell, shells: BackgroundShells): Promise<ToolOutput<BackgroundShellState>> {
   if (!shell.running) {
     const state = shell.state();
     const ended = state.signal ? `killed by ${state.signal}` : `exit code ${state.exitCode}`;

@@ -1,4 +1,4 @@
-// The agent's session/update notifications in the chat reply (issue 16), like our own turns: message chunks
+// The agent's session/update notifications in the chat reply, like our own turns: message chunks
 // as markdown, thoughts as a quoted block, tool_call / tool_call_update as progress and outcome lines (a diff
 // the agent reports gets Open diff), the plan as a checklist. Text is redacted a line at a time before it
 // is shown, as the bridge agent's text is.

@@ -1,4 +1,4 @@
-// The agent named by `agentToolExecutor.agent.*`, hosted with vscode-languageclient (issue 15):
+// The agent named by `agentToolExecutor.agent.*`, hosted with vscode-languageclient:
 //   1. start it over stdio with `LanguageClient` — the editor sends LSP `initialize` with the executor's
 //      info in `initializationOptions.executor` — and serve the bridge's executor/* methods from the client
 //      side (`client.onRequest`), through one `BridgeService` per agent process;
@@ -13,7 +13,7 @@ import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscod
 import { bindBridge } from '../../bridge/bind';
 import type { AgentLaunch } from '../../bridge/launch';
 import { EventNotification, ProgressNotification, type AgentInitializationOptions, type ProgressParams } from '../../bridge/protocol';
-import { RestartBackoff } from '../../bridge/restarts';
+import { RestartBackoff } from '../../node/runtime/restarts';
 import { BridgeService, type BridgeHost } from '../../bridge/service';
 import type { ToolExecutor } from '../../executor';
 import type { Logger } from '../../executor';

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ToolCall } from '../../executor';
 import { oneLine } from './replyText';
-import type { ChatHost } from './modelLoop';
+import type { ChatHost } from './chatHost';
 import type { PromptPart } from './prompt/promptMessages';
 import { dataPartClass } from './modelCounter';
 import { ReplyRenderer } from './replyRenderer';

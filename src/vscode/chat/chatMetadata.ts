@@ -1,11 +1,16 @@
-// What a reply of `@executor` keeps for the next prompt (issue 11): each round's model text, tool calls
+// What a reply of `@executor` keeps for the next prompt: each round's model text, tool calls
 // and the (redacted, budgeted) results the model got, in `ChatResult.metadata`; and the conversation
 // rebuilt from `context.history` with it, so a follow-up continues where the last turn ended.
 import * as vscode from 'vscode';
-import type { ConversationTurn } from './prompt/conversationUnits';
-import { fingerprint, userText } from './prompt/promptMessages';
+import { fingerprint, userText, type PromptMessage } from './prompt/promptMessages';
 
 export const METADATA_VERSION = 1;
+
+export interface ConversationTurn {
+  /** The prompt as the model got it (with attachments), or the summary `/compact` left. */
+  readonly prompt: PromptMessage;
+  readonly rounds: readonly ChatRound[];
+}
 
 export interface ChatRoundCall {
   readonly id: string;

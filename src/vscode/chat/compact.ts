@@ -4,9 +4,9 @@ import * as vscode from 'vscode';
 import { conversationFromHistory, METADATA_VERSION, type ChatTurnMetadata } from './chatMetadata';
 import { toChatMessages, windowOf } from './modelCounter';
 import { budgetOf } from './prompt/window';
-import { ContextMemory } from './contextFit';
+import { ContextMemory } from './modelCounter';
 import { modelErrorSentence } from './modelErrors';
-import type { ChatHost } from './modelLoop';
+import type { ChatHost } from './chatHost';
 import { assemble } from './prompt/assemble';
 import { userText } from './prompt/promptMessages';
 

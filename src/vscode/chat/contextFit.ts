@@ -2,24 +2,17 @@
 // `maxInputTokens` less the reply's reserve (prompt/assemble.ts), counted by the model's own
 // counter (modelCounter.ts); each incoming result cut to its share of the window (prompt/resultCut.ts).
 import * as vscode from 'vscode';
-import type { ChatRound, ChatRoundResult } from './chatMetadata';
-import { ModelCounter, toChatMessages, windowOf } from './modelCounter';
-import type { ChatHost } from './modelLoop';
+import type { ChatRound, ChatRoundResult, ConversationTurn } from './chatMetadata';
+import { ContextMemory, toChatMessages, windowOf } from './modelCounter';
+import type { ChatHost } from './chatHost';
 import { assemble } from './prompt/assemble';
-import { roundMessages, type ConversationTurn } from './prompt/conversationUnits';
+import { roundMessages } from './prompt/conversationUnits';
 import type { PromptPart } from './prompt/promptMessages';
 import { cutToShare } from './prompt/resultCut';
 import { budgetOf, resultShare } from './prompt/window';
 import type { PreparedPrompt } from './promptContext';
 import { escapeMarkdown, inlineCode } from './replyText';
 import { lmToolNameOf } from '../lmTools/toolNames';
-
-/** What outlives one request: counts per model and message, and where taken-out results were saved. */
-export class ContextMemory {
-  readonly counter = new ModelCounter();
-  /** Call id → URI of its saved whole result (`null`: saving failed). */
-  readonly saved = new Map<string, string | null>();
-}
 
 export type FitRequest =
   | { readonly ok: true; readonly messages: vscode.LanguageModelChatMessage[]; readonly tokens: number; readonly stubbed: readonly number[]; readonly dropped: number }

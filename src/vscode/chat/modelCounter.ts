@@ -97,3 +97,10 @@ export class ModelCounter {
     }
   }
 }
+
+/** What outlives one request: counts per model and message, and where taken-out results were saved. */
+export class ContextMemory {
+  readonly counter = new ModelCounter();
+  /** Call id → URI of its saved whole result (`null`: saving failed). */
+  readonly saved = new Map<string, string | null>();
+}

@@ -1,4 +1,4 @@
-// The model loop of `@executor` (issue 11), one round at a time:
+// The model loop of `@executor`, one round at a time:
 //   1. send the conversation and our tools to the model the user picked (`request.model`): the
 //      instructions first, then as much of the conversation as fits its window (contextFit.ts);
 //   2. stream its reply: text as markdown, each tool call offered to a `Turn` as soon as it is
@@ -12,18 +12,14 @@
 import { UNDO_BACK_TO_COMMAND, UNDO_TURN_COMMAND, type ChatTurnCheckpoint } from '../undo/turnUndo';
 import * as vscode from 'vscode';
 import type { ToolCall } from '../../executor';
-import type { ToolExecutor } from '../../executor';
-import type { IgnoredPaths } from '../../executor';
-import type { Logger } from '../../executor';
-import type { Redactor } from '../../executor';
 import type { ToolCallResult } from '../../executor';
 import { redactionStreamOf } from '../../executor';
 import { modelCallsTools } from './attachments';
 import { conversationFromHistory, METADATA_VERSION, type ChatRound, type ChatStopReason, type ChatTurnMetadata } from './chatMetadata';
-import { ContextFit, ContextMemory, shortenedLine, toolChoice } from './contextFit';
-import type { DiffLinks } from './diffLinks';
+import type { ChatHost } from './chatHost';
+import { ContextFit, shortenedLine, toolChoice } from './contextFit';
 import { modelErrorSentence, noToolCallingSentence } from './modelErrors';
-import { preparePrompt, type ChatPromptSettings } from './promptContext';
+import { preparePrompt } from './promptContext';
 import { ReplyRenderer } from './replyRenderer';
 import { oneLine } from './replyText';
 
@@ -31,30 +27,6 @@ import { oneLine } from './replyText';
 export const DEFAULT_MAX_ROUNDS = 25;
 /** The prompt shown in a turn's label (Tool Calls view) is cut here. Ours. */
 export const TURN_LABEL_MAX_CHARS = 50;
-
-/** What the loop needs from the extension. */
-export interface ChatHost {
-  readonly participantId: string;
-  readonly executor: ToolExecutor;
-  readonly redactor: Redactor;
-  readonly diffLinks: DiffLinks;
-  workspaceFolders(): readonly string[];
-  maxRounds(): number;
-  /** Brings tools that come and go (other extensions' and MCP servers' tools) up to date before they are offered. */
-  refreshTools?(): void;
-  /** Counts and saved results kept across requests. */
-  readonly contextMemory?: ContextMemory;
-  /** Saves a result's whole (redacted) text where Read finds it again; its URI. */
-  saveResult?(callId: string, text: string): Promise<string | undefined>;
-  promptSettings?(): ChatPromptSettings;
-  permissionMode?(): string;
-  sandboxState?(): 'off' | 'starting' | 'ready' | 'unavailable' | undefined;
-  ignoredPaths?(): IgnoredPaths | undefined;
-  /** Where each request's context figures go (`chat.context`: tokens, what was shortened, what counting cost). */
-  readonly logger?: Logger;
-  /** Checkpoints each request before its first write, so the reply can offer to undo it. */
-  readonly checkpoints?: { begin(title: string): ChatTurnCheckpoint | undefined };
-}
 
 export async function runModelLoop(
   host: ChatHost,

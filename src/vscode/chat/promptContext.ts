@@ -5,22 +5,13 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatRound } from './chatMetadata';
+import type { ChatRound, ConversationTurn } from './chatMetadata';
 import { attachedPaths, readAttachments } from './attachments';
-import type { ChatHost } from './modelLoop';
-import type { ConversationTurn } from './prompt/conversationUnits';
+import type { ChatHost } from './chatHost';
 import { loadInstructionFiles, type InstructionFilesIo } from './prompt/instructionFiles';
 import { instructionsMessage, type PromptEnvironment } from './prompt/instructions';
 import { fingerprint, type PromptMessage, type PromptPart } from './prompt/promptMessages';
 import { escapeMarkdown, inlineCode } from './replyText';
-
-/** The chat settings the prompt follows. */
-export interface ChatPromptSettings {
-  /** `agentToolExecutor.chat.instructions`: the user's own instructions, added to every request. */
-  readonly instructions: string;
-  /** `agentToolExecutor.chat.instructionFiles`: load the project's instruction files. */
-  readonly instructionFiles: boolean;
-}
 
 export interface PreparedPrompt {
   readonly instructions: PromptMessage;

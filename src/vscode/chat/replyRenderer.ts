@@ -1,18 +1,17 @@
-// Turns a turn's events into the chat reply (issue 11): progress while a call is queued, waits for an
+// Turns a turn's events into the chat reply: progress while a call is queued, waits for an
 // approval or runs (with its live output, throttled), then one outcome line with what to open —
 // the touched file, Open diff, the saved output, the workspace changes. Text from tools is already
 // redacted by the executor; call targets come from the model's input and are redacted here.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnEvent } from '../../executor';
-import { resolveModelPath } from '../../executor';
 import { displayPath } from '../../tools/fileAccess/toolPaths';
 import type { Redactor } from '../../executor';
 import type { ToolCallResult } from '../../executor';
 import type { Turn } from '../../executor';
 import { OPEN_ARTIFACT_COMMAND } from '../results/resultsDocument';
 import type { DiffLinks } from './diffLinks';
-import { callTarget, escapeMarkdown, lastLine, outcomeLine, progressText } from './replyText';
+import { callTarget, escapeMarkdown, lastLine, outcomeLine, progressText, touchedFile } from './replyText';
 
 /** A call that starts within this long after being queued never shows "Queued". Ours. */
 export const QUEUED_NOTICE_MS = 250;
@@ -22,9 +21,6 @@ export const RUNNING_NOTICE_MS = 250;
 export const LIVE_PROGRESS_INTERVAL_MS = 2000;
 /** Workspace changes listed under one outcome line; the rest are counted. Ours. */
 export const MAX_CHANGES_SHOWN = 20;
-
-/** Path tools whose target is a file worth an anchor. */
-const FILE_TOOLS: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit']);
 
 interface CallView {
   readonly name: string;
@@ -48,7 +44,7 @@ export class ReplyRenderer implements vscode.Disposable {
 
   constructor(
     private readonly stream: vscode.ChatResponseStream,
-    turn: Turn,
+    private readonly turn: Turn,
     private readonly options: ReplyRendererOptions,
   ) {
     this.unsubscribe = turn.onEvent((event) => this.onEvent(event));
@@ -112,7 +108,7 @@ export class ReplyRenderer implements vscode.Disposable {
     view.ended = true;
     clearTimeout(view.timer);
     this.stream.markdown(`\n\n${outcomeLine(result, view.target)}  \n`);
-    const file = this.touchedFile(result, view);
+    const file = touchedFile(result, view.input, this.turn.presentationOf(result.name), this.options.workspaceFolders());
     if (file) this.stream.anchor(vscode.Uri.file(file), this.relative(file));
     if (!result.isError && result.display?.kind === 'file_diff') {
       this.stream.button(this.options.diffLinks.button(result.display, this.options.workspaceFolders()[0]));
@@ -121,18 +117,6 @@ export class ReplyRenderer implements vscode.Disposable {
       this.stream.button({ command: OPEN_ARTIFACT_COMMAND, title: 'Open saved output', tooltip: `The whole output (${result.originalBytes} bytes), saved in the workspace storage`, arguments: [result.artifact.uri] });
     }
     this.changes(result);
-  }
-
-  /** The file a Read, Write or Edit worked on, when it exists as a path (not a saved output). */
-  private touchedFile(result: ToolCallResult, view: CallView): string | undefined {
-    if (!FILE_TOOLS.has(result.name) || result.errorKind === 'invocation') return undefined;
-    const changed = result.changes.find((change) => change.kind !== 'deleted');
-    if (changed) return changed.absolutePath;
-    const raw = view.input && typeof view.input === 'object' ? ((view.input as { path?: unknown; file_path?: unknown }).path ?? (view.input as { file_path?: unknown }).file_path) : undefined;
-    if (typeof raw !== 'string') return undefined;
-    // The same reading of the path as the policy's and the tool's.
-    const named = resolveModelPath(raw, this.options.workspaceFolders());
-    return named.ok && named.kind === 'file' ? named.absolute : undefined;
   }
 
   /** The `[Workspace Changes]` list, with anchors for what still exists. */

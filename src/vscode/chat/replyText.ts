@@ -1,7 +1,7 @@
 // What the chat reply says about tool calls, as plain strings: no `vscode` here, so it is unit-tested
 // directly. Everything from the model or a tool is redacted by the caller and escaped here.
-import { escapeForDisplay } from '../../executor';
-import type { ToolCallResult } from '../../executor';
+import { escapeForDisplay, resolveModelPath } from '../../executor';
+import type { ToolCallResult, ToolPresentation } from '../../executor';
 
 /** A call's target in one line (a path, a command, a pattern) is cut here. Ours. */
 export const TARGET_MAX_CHARS = 80;
@@ -57,6 +57,22 @@ export function outcomeLine(result: ToolCallResult, target: string): string {
     default:
       return `✗ ${label} · failed after ${took}${reason(result)}`;
   }
+}
+
+/**
+ * The file the reply links for a call of a tool that works on one file (its presentation's `linksFile`:
+ * Read, Write, Edit): the first it created or changed, else the file its input names, when that is a path
+ * (not a saved output).
+ */
+export function touchedFile(result: ToolCallResult, input: unknown, presentation: ToolPresentation | undefined, workspaceFolders: readonly string[]): string | undefined {
+  if (!presentation?.linksFile || result.errorKind === 'invocation') return undefined;
+  const changed = result.changes.find((change) => change.kind !== 'deleted');
+  if (changed) return changed.absolutePath;
+  const raw = input && typeof input === 'object' ? ((input as { path?: unknown; file_path?: unknown }).path ?? (input as { file_path?: unknown }).file_path) : undefined;
+  if (typeof raw !== 'string') return undefined;
+  // The same reading of the path as the policy's and the tool's.
+  const named = resolveModelPath(raw, workspaceFolders);
+  return named.ok && named.kind === 'file' ? named.absolute : undefined;
 }
 
 /** `12 ms`, `3.4 s`, `2 min 5 s`. */

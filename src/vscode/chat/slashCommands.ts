@@ -1,11 +1,11 @@
-// `@executor /tools`, `/run` and `/mode` (issue 11): what the tools are and what this window's mode
+// `@executor /tools`, `/run` and `/mode`: what the tools are and what this window's mode
 // does with them; a JSON array of calls run like a model's turn (for agent authors); the mode.
 import * as vscode from 'vscode';
 import { flagsOf } from '../../executor';
 import { PERMISSION_MODES, parsePermissionMode, type PermissionMode, type PermissionRule } from '../../executor';
 import type { PermissionPolicy } from '../../executor';
 import { parseCalls } from '../runToolCallsCommand';
-import type { ChatHost } from './modelLoop';
+import type { ChatHost } from './chatHost';
 import { ReplyRenderer } from './replyRenderer';
 import { escapeMarkdown, inlineCode } from './replyText';
 

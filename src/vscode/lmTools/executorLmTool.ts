@@ -27,7 +27,8 @@ export class ExecutorLanguageModelTool implements vscode.LanguageModelTool<objec
   ) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<object>): vscode.PreparedToolInvocation {
-    return { invocationMessage: this.host.redactor.redact(progressMessage(this.toolName, options.input)) };
+    const presentation = this.host.executor.registry.get(this.toolName)?.def.presentation;
+    return { invocationMessage: this.host.redactor.redact(progressMessage(this.toolName, options.input, presentation)) };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<object>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {

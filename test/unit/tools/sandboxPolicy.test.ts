@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { RestartBackoff, RESTART_MAX_ATTEMPTS } from '../../../src/bridge/restarts';
+import { RestartBackoff, RESTART_MAX_ATTEMPTS } from '../../../src/node/runtime/restarts';
 import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
 import { BlockedOutputScanner, describeBlocked, BLOCKED_MAX_LINES } from '../../../src/tools/sandbox/blocked';
 import { BashSandbox, excludedBy } from '../../../src/tools/sandbox/bashSandbox';

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ToolCallResult } from '../../../src/executor/contract/result';
 import { modelErrorSentence } from '../../../src/vscode/chat/modelErrors';
-import { callTarget, escapeMarkdown, formatDuration, inlineCode, lastLine, outcomeLine, TARGET_MAX_CHARS } from '../../../src/vscode/chat/replyText';
+import { createBuiltinTools } from '../../../src/tools/index';
+import { callTarget, escapeMarkdown, formatDuration, inlineCode, lastLine, outcomeLine, TARGET_MAX_CHARS, touchedFile } from '../../../src/vscode/chat/replyText';
 
 function result(overrides: Partial<ToolCallResult>): ToolCallResult {
   return {
@@ -50,6 +51,22 @@ describe('chat reply text', () => {
     assert.equal(inlineCode('a`b'), '``a`b``');
     assert.equal(inlineCode('`x'), '`` `x ``');
     assert.equal(inlineCode('a\u001b[31mb'), '`a\\e[31mb`');
+  });
+
+  it('links the file a Read, Write or Edit worked on (their presentation says so), and none for other tools', () => {
+    const presentations = new Map(createBuiltinTools().map((tool) => [tool.name, tool.presentation]));
+    const linked = (name: string, input: unknown, overrides: Partial<ToolCallResult> = {}) => touchedFile(result({ name, ...overrides }), input, presentations.get(name), ['/w']);
+    assert.deepEqual(
+      [...presentations.keys()].filter((name) => linked(name, { path: 'a.ts' }) !== undefined),
+      ['Read', 'Write', 'Edit'],
+    );
+    assert.equal(linked('Read', { path: 'src/a.ts' }), '/w/src/a.ts');
+    assert.equal(linked('Read', { file_path: '/abs/b.ts' }), '/abs/b.ts');
+    assert.equal(linked('Edit', { path: 'a.ts' }, { changes: [{ kind: 'deleted', path: 'old.ts', absolutePath: '/w/old.ts' }, { kind: 'created', path: 'c.ts', absolutePath: '/w/c.ts' }] }), '/w/c.ts');
+    assert.equal(linked('Read', { path: 'a.ts' }, { isError: true, errorKind: 'invocation' }), undefined, 'a call that never ran links nothing');
+    assert.equal(linked('Read', { path: 'executor-artifact://s/r.txt' }), undefined, 'a saved output is not a file to link');
+    assert.equal(linked('Read', { path: 42 }), undefined);
+    assert.equal(linked('Unknown', { path: 'a.ts' }), undefined);
   });
 
   it('formats durations and picks the last line of live output', () => {

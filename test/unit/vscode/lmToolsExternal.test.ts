@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { externalSafetyOf } from '../../../src/vscode/lmTools/externalSafety';
 import { selectExternalTools } from '../../../src/vscode/lmTools/externalSelection';
+import { createBuiltinTools } from '../../../src/tools/index';
 import { progressMessage } from '../../../src/vscode/lmTools/progressMessage';
 
 const tools = [
@@ -59,18 +60,34 @@ describe('external tool safety', () => {
 });
 
 describe('progress messages', () => {
+  const builtins = new Map(createBuiltinTools().map((tool) => [tool.name, tool]));
+  /** The message as the language model tool makes it: with the registered tool's own presentation. */
+  const progress = (name: string, input: unknown) => progressMessage(name, input, builtins.get(name)?.presentation);
+
   it('says what the built-in tool does to what', () => {
-    assert.equal(progressMessage('Read', { path: 'src/a.ts' }), 'Reading src/a.ts');
-    assert.equal(progressMessage('Write', { file_path: 'b.txt', content: 'x' }), 'Writing b.txt');
-    assert.equal(progressMessage('Bash', { command: 'npm test\n&& echo ok' }), 'Running npm test && echo ok');
-    assert.equal(progressMessage('Grep', { pattern: 'TODO', path: 'src' }), 'Searching for TODO');
-    assert.equal(progressMessage('Glob', { pattern: '**/*.ts' }), 'Finding files matching **/*.ts');
-    assert.equal(progressMessage('TodoWrite', { todos: [] }), 'Updating the todo list');
-    assert.equal(progressMessage('Read', {}), 'Reading');
+    assert.equal(progress('Read', { path: 'src/a.ts' }), 'Reading src/a.ts');
+    assert.equal(progress('Write', { file_path: 'b.txt', content: 'x' }), 'Writing b.txt');
+    assert.equal(progress('Edit', { path: 'b.txt', old_string: 'a', new_string: 'b' }), 'Editing b.txt');
+    assert.equal(progress('Bash', { command: 'npm test\n&& echo ok' }), 'Running npm test && echo ok');
+    assert.equal(progress('Grep', { pattern: 'TODO', path: 'src' }), 'Searching for TODO');
+    assert.equal(progress('Glob', { pattern: '**/*.ts' }), 'Finding files matching **/*.ts');
+    assert.equal(progress('WebFetch', { url: 'https://example.com' }), 'Fetching https://example.com');
+    assert.equal(progress('TodoWrite', { todos: [] }), 'Updating the todo list');
+    assert.equal(progress('TodoWrite', { todos: [], path: 'x' }), 'Updating the todo list');
+    assert.equal(progress('BashOutput', { task_id: 'task-1' }), 'Reading the output of task-1');
+    assert.equal(progress('KillBash', { task_id: 'task-1' }), 'Stopping task-1');
+    assert.equal(progress('Read', {}), 'Reading');
+  });
+
+  it('has a verb of its own for every built-in tool, never the generic "Running NAME"', () => {
+    for (const tool of builtins.values()) {
+      assert.ok(tool.presentation?.verb, `${tool.name} declares presentation.verb`);
+      assert.doesNotMatch(progress(tool.name, {}), new RegExp(`^Running ${tool.name}`), tool.name);
+    }
   });
 
   it('names an unknown tool', () => {
-    assert.equal(progressMessage('Other', { url: 'https://example.com' }), 'Running Other on https://example.com');
-    assert.equal(progressMessage('Other', 'not an object'), 'Running Other');
+    assert.equal(progress('Other', { url: 'https://example.com' }), 'Running Other on https://example.com');
+    assert.equal(progress('Other', 'not an object'), 'Running Other');
   });
 });

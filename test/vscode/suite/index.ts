@@ -4,6 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { format } from 'node:util';
 import Mocha from 'mocha';
+// Suites that drive the core's modules directly (not the bundled extension's) resolve paths on this machine too.
+import '../../installNodePorts';
 
 /** Per test; a test that waits on the workbench (an editor to open) finishes in well under a second. */
 const TEST_TIMEOUT_MS = 30_000;

@@ -1,10 +1,8 @@
-// Path resolution before any rule (policy issue §3): a path is read as the tools read it (one
+// Path resolution before any rule: a path is read as the tools read it (one
 // resolver, `resolveModelPath`), then `..` and symlinks are resolved, so neither
 // `src/../../etc/passwd` nor a link pointing out of the workspace can get past an allow rule.
-import { realpath as realpathCallback, realpathSync } from 'node:fs';
-import { lstat, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
-import { processMountTable } from '../../../node/runtime/localMounts';
+import { fileSystemProbe } from '../../ports/fileSystemProbe';
 import { resolveModelPath } from './modelPath';
 
 /** Symlinks followed per path before giving up (Linux's own limit is 40). */
@@ -46,8 +44,7 @@ export type PathJudge = (raw: string, folders: readonly string[]) => Promise<Jud
 
 /**
  * `judgePath` that reads each (path, folders) once: the permission stage shares one among the policy
- * and the agent-memory rule of a call, so a path is resolved in one place (issue 13: a Write resolved
- * its path twice, three file system round trips each for a new file).
+ * and the agent-memory rule of a call, so a path is resolved in one place, once per call.
  */
 export function sharedJudge(): PathJudge {
   const judged = new Map<string, Promise<JudgedPath>>();
@@ -115,11 +112,12 @@ export function containingFolder(candidate: string, folders: readonly string[]):
  */
 export async function realLocation(absolute: string, hops = 0): Promise<string> {
   // Where every component exists, realpath(3) walks it exactly so (`..` on the real directory,
-  // links followed): one call instead of one per component (issue 13). Otherwise, component by component.
-  // Synchronously while no mount can wait on a network or a daemon (src/node/runtime/localMounts.ts): the
+  // links followed): one call instead of one per component. Otherwise, component by component.
+  // Synchronously while no mount can wait on a network or a daemon (the probe reads the mount table): the
   // thread pool's round trip cost a Read of a small file more than all the rest of it on 2 cores.
+  const probe = fileSystemProbe();
   try {
-    return processMountTable.noRemoteMounts() ? realpathSync.native(absolute) : await realpath(absolute);
+    return probe.noRemoteMounts() ? probe.realpathSync(absolute) : await probe.realpath(absolute);
   } catch {
     // Something is missing or dangling below.
   }
@@ -127,7 +125,7 @@ export async function realLocation(absolute: string, hops = 0): Promise<string> 
   // its folder's real path and the name, once the name is no (dangling) link. Both asked at once.
   const parent = path.dirname(absolute);
   if (parent !== absolute && !/(?:^|\/)\.{1,2}(?:\/|$)/.test(absolute)) {
-    const [realParent, link] = await Promise.all([realpath(parent).catch(() => undefined), readLinkTarget(absolute)]);
+    const [realParent, link] = await Promise.all([probe.realpath(parent).catch(() => undefined), probe.readLink(absolute)]);
     if (realParent !== undefined && link === undefined) return path.join(realParent, path.basename(absolute));
   }
   const components = absolute.split('/').filter((component) => component !== '' && component !== '.');
@@ -140,12 +138,12 @@ export async function realLocation(absolute: string, hops = 0): Promise<string> 
     }
     const candidate = path.join(current, component);
     try {
-      current = await realpath(candidate);
+      current = await probe.realpath(candidate);
       continue;
     } catch {
       // Missing, dangling, a loop, or not a directory: look closer below.
     }
-    const link = await readLinkTarget(candidate);
+    const link = await probe.readLink(candidate);
     if (link !== undefined && hops < MAX_SYMLINK_HOPS) {
       current = await realLocation(path.isAbsolute(link) ? link : `${current}/${link}`, hops + 1);
       continue;
@@ -153,21 +151,4 @@ export async function realLocation(absolute: string, hops = 0): Promise<string> 
     return path.resolve(current, ...components.slice(index));
   }
   return current;
-}
-
-/**
- * realpath(3) through the callback API, which costs less per call than the promise API's (issue 13:
- * this is on every path a call names). `realpath.native`: the JS `realpath` walks with an lstat per component.
- */
-function realpath(absolute: string): Promise<string> {
-  return new Promise((resolve, reject) => realpathCallback.native(absolute, (error, resolved) => (error ? reject(error) : resolve(resolved))));
-}
-
-async function readLinkTarget(candidate: string): Promise<string | undefined> {
-  try {
-    const stat = await lstat(candidate);
-    return stat.isSymbolicLink() ? await readlink(candidate) : undefined;
-  } catch {
-    return undefined;
-  }
 }

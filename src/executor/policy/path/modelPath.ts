@@ -1,11 +1,11 @@
-// The one reading of a path the model gives a tool (issue 10): the permission policy judges, and the
+// The one reading of a path the model gives a tool: the permission policy judges, and the
 // file tools open, what `resolveModelPath` returns, so a rule is never checked against another file
 // than the one the tool touches. Pure core: no `vscode`; the only file-system access is the existence
-// check that picks the workspace folder of a relative path.
-import { existsSync } from 'node:fs';
+// check that picks the workspace folder of a relative path, asked of the file system port.
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fileSystemProbe } from '../../ports/fileSystemProbe';
 import { isArtifactUri } from '../../results/artifactLayout';
 
 /** What a model-given path names: a file (absolute), a persisted result, or nothing the tools accept. */
@@ -60,6 +60,7 @@ function absoluteAsWritten(text: string, folders: readonly string[]): { ok: true
   }
   if (text === HOME || text.startsWith(HOME_PREFIX)) return { ok: true, path: `${os.homedir()}${text.slice(HOME.length)}` };
   if (path.isAbsolute(text)) return { ok: true, path: text };
-  const folder = folders.find((candidate) => existsSync(path.resolve(candidate, text))) ?? folders[0]!;
+  const probe = fileSystemProbe();
+  const folder = folders.find((candidate) => probe.exists(path.resolve(candidate, text))) ?? folders[0]!;
   return { ok: true, path: `${folder}/${text}` };
 }

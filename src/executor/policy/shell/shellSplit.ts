@@ -1,12 +1,13 @@
-// Splits a shell command into the parts that must each be allowed on their own (policy issue §2):
+// Splits a shell command into the parts that must each be allowed on their own:
 // every simple command, wherever it sits (`&&`, `;`, `|`, newlines, `$(...)`, backticks, `<(...)`,
 // if/for/while/case bodies, functions), the commands hidden behind `sh -c`, `eval` and wrappers
 // such as `env` or `sudo`, and every file redirection. Parsing is done by `unbash`, a real bash
 // parser; whatever it cannot parse is reported as a value, and the policy asks.
 import type * as Unbash from 'unbash' with { 'resolution-mode': 'import' };
+import { deepFreeze } from '../../deepFreeze';
 
 // unbash ships as an ES module; Node ≥ 20.19 loads it through require. It is required on the first
-// split, not with this file: the extension's bundle keeps it in `dist/unbash.js` (issue 13: load time).
+// split, not with this file: the extension's bundle keeps it in `dist/unbash.js`, loaded on first use.
 let unbash: typeof Unbash | undefined;
 function parser(): typeof Unbash {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -43,8 +44,6 @@ const OPTIONS_WITH_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
 };
 /** `${var@P}`: bash expands the value as a prompt, command substitutions in it included. */
 const PROMPT_EXPANSION = /\$\{[^}]*@P\}/;
-/** Each `$((…))` in a word's source, to be read as plain arithmetic or not judged. */
-const ARITHMETIC_EXPANSION = /\$\(\(.*?\)\)/gs;
 /** Redirection targets that are not files. */
 const NOT_FILES: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
 
@@ -100,8 +99,8 @@ class Unsplittable extends Error {}
 
 /**
  * Commands whose split is kept, most recently used last: an agent runs the same commands again and
- * again (tests, builds, `git status`), and each split is a full bash parse (issue 13: half the
- * policy's time for `echo hi`). A split is a pure function of the text; kept ones are frozen.
+ * again (tests, builds, `git status`), and each split is a full bash parse, the larger part of the
+ * policy's time for a short command. A split is a pure function of the text; kept ones are frozen.
  */
 export const SPLIT_CACHE_COMMANDS = 256;
 /** Longer commands are split each time, so the cache holds at most 256 × 4096 chars. */
@@ -123,14 +122,6 @@ export function splitCommand(command: string): SplitResult {
     splitCache.set(command, deepFreeze(split));
   }
   return split;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value as object)) deepFreeze(child);
-  }
-  return value;
 }
 
 function splitUncached(command: string): SplitResult {
@@ -219,7 +210,7 @@ function addCommand(node: Unbash.Command, depth: number, parts: CommandPart[], s
   if (words.length === 0) return;
   const prompt = words.find((word) => PROMPT_EXPANSION.test(word.text));
   if (prompt) state.unjudgeable ??= `${prompt.text} expands a prompt string, which runs the commands the variable holds`;
-  const arithmetic = words.find((word) => [...word.text.matchAll(ARITHMETIC_EXPANSION)].some((match) => !PLAIN_ARITHMETIC.test(match[0])));
+  const arithmetic = words.find((word) => arithmeticExpansions(word.text).some((expansion) => !PLAIN_ARITHMETIC.test(expansion)));
   if (arithmetic) state.unjudgeable ??= `${arithmetic.text} is not plain arithmetic, and bash may run it as a command`;
   parts.push({ kind: 'command', words, text: words.map((word) => word.text).join(' ') });
   addWrapped(words, depth, parts, state);
@@ -324,6 +315,21 @@ const PLAIN_ARITHMETIC = /^\$\(\([\d\s+\-*/%()<>=!&|^~?:,]*\)\)$/;
 /** Special parameters that expand to numbers (`$?`, `$#`, `$$`, `$!`): never a file outside. */
 const NUMERIC_PARAMETER = /^\$(?:[?#$!]|\{[?#$!]\})$/;
 
+/** Each `$((…))` in a word's source, up to its matching `))` (a `((1))` inside does not end it); an unclosed one runs to the end. */
+function arithmeticExpansions(text: string): string[] {
+  const expansions: string[] = [];
+  for (let start = text.indexOf('$(('); start >= 0; start = text.indexOf('$((', start + 1)) {
+    let depth = 0;
+    let end = start + 1;
+    for (; end < text.length; end += 1) {
+      if (text[end] === '(') depth += 1;
+      else if (text[end] === ')' && --depth === 0) break;
+    }
+    expansions.push(text.slice(start, end + 1));
+  }
+  return expansions;
+}
+
 /** The values a word can take, when they are known before it runs; undefined when they are not. */
 function wordValues(word: Unbash.Word, bindings: Bindings): string[] | undefined {
   if (!word.parts) return word.text.startsWith('~') || /[*?[]/.test(word.text) ? undefined : [word.value];
@@ -392,11 +398,12 @@ function rangeValues(from: string, to: string): string[] | undefined {
   const last = numeric ? Number(to) : to.charCodeAt(0);
   if (Math.abs(last - first) + 1 > MAX_WORD_ALTERNATIVES) return undefined;
   const padded = numeric && [from, to].some((end) => /^-?0\d/.test(end));
-  const width = Math.max(from.replace('-', '').length, to.replace('-', '').length);
+  // printf's %0*d, as bash pads: the width of the longer end as written, its sign included.
+  const width = Math.max(from.length, to.length);
   const values: string[] = [];
   for (let value = first; ; value += last >= first ? 1 : -1) {
     if (!numeric) values.push(String.fromCharCode(value));
-    else values.push(padded ? `${value < 0 ? '-' : ''}${String(Math.abs(value)).padStart(width, '0')}` : String(value));
+    else values.push(padded ? (value < 0 ? `-${String(-value).padStart(width - 1, '0')}` : String(value).padStart(width, '0')) : String(value));
     if (value === last) break;
   }
   return values;

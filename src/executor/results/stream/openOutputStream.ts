@@ -6,16 +6,15 @@ import { BASH_OUTPUT_MAX_BYTES } from '../displays/commandOutput';
 import { OutputCollector } from './outputStream';
 import { redactionStreamOf } from '../redaction/lineStream';
 
-/** The call's stream; opening it twice returns the same one. */
+/** A new stream for the call; the handler stage keeps it, so opening it twice returns the same one. */
 export function openOutputStream(state: CallState, deps: ExecutorDeps, options: OutputStreamOptions = {}): OutputCollector {
-  if (state.outputStream) return state.outputStream;
   const def = state.entry!.def;
   const budget = def.resultBudget ?? deps.defaultResultBudget;
   // Success is not known yet: size for the largest limit (read-only successes get 3×).
   const limit = budgetLimitBytes(budget, state.flags?.readOnly === true);
   const store = deps.artifactStore;
   const openWriter = store?.openWriter?.bind(store);
-  state.outputStream = new OutputCollector({
+  return new OutputCollector({
     redaction: redactionStreamOf(deps.redactor),
     spillAtChars: spillAtChars(limit),
     headChars: Math.max(PREVIEW_CHARS, limit),
@@ -26,7 +25,6 @@ export function openOutputStream(state: CallState, deps: ExecutorDeps, options: 
         : undefined,
     options,
     // Already redacted: what the artifact and the model will get, live.
-    onText: (text) => state.live?.addOutput(text),
+    onText: (text) => state.run.live?.addOutput(text),
   });
-  return state.outputStream;
 }

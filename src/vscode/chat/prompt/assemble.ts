@@ -1,7 +1,8 @@
 // One request's messages: the context budget's plan (contextBudget.ts), with every result it takes
 // out saved first, so a stub always names where the whole text can be read again. No `vscode` here.
 import { fitToWindow, type FitOutcome, type MessageCounter } from './contextBudget';
-import { unitsOf, unsavedStubbedResults, type ConversationTurn } from './conversationUnits';
+import type { ConversationTurn } from '../chatMetadata';
+import { unitsOf, unsavedStubbedResults } from './conversationUnits';
 import { userText, type PromptMessage } from './promptMessages';
 
 export interface AssembleInput {

@@ -2,7 +2,7 @@
 // as the units the context budget chooses from, each with its stubbed form: every long tool result
 // replaced by one line naming the call and where its whole text can be read again.
 import { ARTIFACT_SCHEME } from '../../../executor/results/artifactLayout';
-import type { ChatRound, ChatRoundCall, ChatRoundResult } from '../chatMetadata';
+import type { ChatRound, ChatRoundCall, ChatRoundResult, ConversationTurn } from '../chatMetadata';
 import { callTarget } from '../replyText';
 import type { PromptUnit } from './contextBudget';
 import { fingerprint, type PromptMessage, type PromptPart } from './promptMessages';
@@ -13,12 +13,6 @@ export const STUB_MIN_CHARS = 400;
 export const STUB_INPUT_MAX_CHARS = 400;
 /** Stands for a URI not yet known while planning; longer than the artifact store's URIs. */
 export const PENDING_URI = `${ARTIFACT_SCHEME}://${'…'.repeat(90)}`;
-
-export interface ConversationTurn {
-  /** The prompt as the model got it (with attachments), or the summary `/compact` left. */
-  readonly prompt: PromptMessage;
-  readonly rounds: readonly ChatRound[];
-}
 
 /** Where a result's whole text can be read again: a URI, `null` when saving it failed, undefined when not saved yet. */
 export type SavedUri = (callId: string) => string | null | undefined;

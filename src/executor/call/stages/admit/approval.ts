@@ -1,6 +1,6 @@
 // Stage 6 (spec §3.6): on ask, the user's answer races the PermissionRequest hooks; the first answer wins.
 import type { ApprovalPreview } from '../../../contract/contract';
-import type { CallState, ExecutorDeps, StageFailure } from '../../callState';
+import { decide, type CallState, type ExecutorDeps, type PermissionState, type StageFailure } from '../../callState';
 import { escapeForDisplay } from '../../../format/displayEscape';
 import { formatGoDuration } from '../../../format/duration';
 import { projectErrorMessage } from '../../../contract/errors';
@@ -18,13 +18,16 @@ type Verdict =
   | { readonly by: 'executor'; readonly cancelled: true };
 
 /** Undefined at once when the permission stage did not ask: the runner awaits only an approval that is asked for. */
-export function approval(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> | undefined {
-  const decision = state.permissionDecision!;
+export function approval(state: CallState, deps: ExecutorDeps, own: Own): Promise<StageFailure | undefined> | undefined {
+  const decision = state.permission.decision!;
   if (decision.behavior !== 'ask') return undefined;
-  return ask(state, deps, decision);
+  return ask(state, deps, own, decision);
 }
 
-async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDecision): Promise<StageFailure | undefined> {
+/** What this stage writes. */
+type Own = Pick<PermissionState, 'record' | 'waitMs' | 'hookContext'>;
+
+async function ask(state: CallState, deps: ExecutorDeps, own: Own, decision: PermissionDecision): Promise<StageFailure | undefined> {
   const def = state.entry!.def;
   let preview: ApprovalPreview | undefined;
   if (def.prepareApproval) {
@@ -34,7 +37,7 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
         judgePath: (raw) => state.judgePath(raw, deps.workspaceFolders),
       });
       if (prepared.decision === 'allow' && !decision.forced) {
-        state.decide('none', 'tool');
+        decide(own, 'none', 'tool');
         return undefined;
       }
       preview = prepared.preview;
@@ -64,18 +67,18 @@ async function ask(state: CallState, deps: ExecutorDeps, decision: PermissionDec
   };
   deps.emit({ type: 'permissionRequested', callId: request.callId, name: request.toolName, input: request.input, reason: request.reason, preview: request.preview });
   const waitStart = performance.now();
-  const verdict = await race(state, deps, request);
-  state.permissionWaitMs = Math.round(performance.now() - waitStart);
+  const verdict = await race(state, deps, own, request);
+  own.waitMs = Math.round(performance.now() - waitStart);
   if ('cancelled' in verdict) {
-    state.decide('denied', 'executor', 'cancelled');
-    deps.emit({ type: 'permissionResolved', callId: request.callId, outcome: 'denied', by: 'executor', waitMs: state.permissionWaitMs });
+    decide(own, 'denied', 'executor', 'cancelled');
+    deps.emit({ type: 'permissionResolved', callId: request.callId, outcome: 'denied', by: 'executor', waitMs: own.waitMs });
     state.signal.throwIfAborted();
     return undefined;
   }
   const approved = verdict.answer.kind !== 'deny';
-  state.decide(approved ? 'approved' : 'denied', verdict.by, verdict.detail);
+  decide(own, approved ? 'approved' : 'denied', verdict.by, verdict.detail);
   state.span.setAttribute('permission.answer', verdict.answer.kind);
-  deps.emit({ type: 'permissionResolved', callId: request.callId, outcome: state.permission.outcome, by: verdict.by, waitMs: state.permissionWaitMs });
+  deps.emit({ type: 'permissionResolved', callId: request.callId, outcome: own.record.outcome, by: verdict.by, waitMs: own.waitMs });
   const lasting = verdict.answer.kind === 'allowSession' || verdict.answer.kind === 'allowWorkspace';
   // A forced ask is never remembered, whatever a client answered; a workspace rule only where it was offered.
   if (lasting && !decision.forced) {
@@ -111,7 +114,7 @@ async function workspaceRulePossible(state: CallState, deps: ExecutorDeps, reque
 }
 
 /** Runs the user's answer, the PermissionRequest hook chain and the optional approval timeout; the first answer wins. */
-function race(state: CallState, deps: ExecutorDeps, request: ApprovalRequest): Promise<Verdict> {
+function race(state: CallState, deps: ExecutorDeps, own: Pick<PermissionState, 'hookContext'>, request: ApprovalRequest): Promise<Verdict> {
   const userAbort = new AbortController();
   const hookAbort = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -139,7 +142,7 @@ function race(state: CallState, deps: ExecutorDeps, request: ApprovalRequest): P
       hookAbort.signal,
     ).then((result) => {
       if (settled) return;
-      state.hookContext.push(...result.additionalContext);
+      own.hookContext = [...own.hookContext, ...result.additionalContext];
       const hookDecision = result.decision;
       if (hookDecision) {
         const answer: ApprovalAnswer = hookDecision.outcome.decision === 'allow' ? { kind: 'allowOnce' } : { kind: 'deny', reason: hookDecision.outcome.reason };

@@ -1,12 +1,13 @@
 // Stage 1 (spec §3.1): unknown, disabled, or not offered this turn → refused; nothing of the tool runs.
-import type { CallState, ExecutorDeps, StageFailure } from '../../callState';
+import type { AdmissionRecord, ExecutorDeps, StageFailure } from '../../callState';
+import type { ToolCall } from '../../../contract/contract';
 import { flagsOf } from '../../../contract/flags';
 
 /** Tool-search tools the model is pointed to when it calls a tool it was not offered. */
 const TOOL_SEARCH_NAMES = ['tool_search', 'ToolSearch'];
 
-export function lookup(state: CallState, deps: ExecutorDeps): StageFailure | undefined {
-  const name = state.call.name;
+export function lookup(call: ToolCall, deps: ExecutorDeps, offered: ReadonlySet<string> | undefined, own: Pick<AdmissionRecord, 'entry' | 'flags'>): StageFailure | undefined {
+  const name = call.name;
   const entry = deps.registry.get(name);
   if (!entry) {
     return refuse(name ? `unknown tool: ${name}` : 'unknown tool: (no tool name given)', 'UnknownTool');
@@ -14,12 +15,11 @@ export function lookup(state: CallState, deps: ExecutorDeps): StageFailure | und
   if (deps.registry.isDisabled(name)) {
     return refuse(`tool ${name} is disabled`, 'DisabledTool');
   }
-  const offered = state.options.offeredTools;
   if (offered && !offered.has(name)) {
     return refuse(notOfferedMessage(name, offered), 'ToolNotOffered');
   }
-  state.entry = entry;
-  state.flags = flagsOf(entry.def);
+  own.entry = entry;
+  own.flags = flagsOf(entry.def);
   return undefined;
 }
 

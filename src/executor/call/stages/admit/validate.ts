@@ -1,5 +1,6 @@
 // Stage 2 (spec §3.2): JSON parse, then the zod schema. The model's JSON is never repaired.
-import type { CallState, StageFailure } from '../../callState';
+import type { AdmissionRecord, StageFailure } from '../../callState';
+import type { ToolCall } from '../../../contract/contract';
 import { parseRawInput, validateInput } from '../../../contract/schema';
 
 /**
@@ -9,19 +10,19 @@ import { parseRawInput, validateInput } from '../../../contract/schema';
  */
 const NUL_FREE_FIELD = /path|file|dir|cwd|pattern|glob|command|url/i;
 
-export function validate(state: CallState): StageFailure | undefined {
-  const entry = state.entry!;
-  const parsed = parseRawInput(state.toolName, state.call.input);
-  const validated = parsed.ok ? validateInput(state.toolName, entry.schema.validator, parsed.value) : parsed;
+export function validate(call: ToolCall, own: AdmissionRecord): StageFailure | undefined {
+  const entry = own.entry!;
+  const parsed = parseRawInput(call.name, call.input);
+  const validated = parsed.ok ? validateInput(call.name, entry.schema.validator, parsed.value) : parsed;
   if (!validated.ok) {
     return { kind: 'invocation', stage: 'validate', message: validated.message, errorClass: 'InvalidInput', wrap: true };
   }
   const withNul = fieldWithNul(validated.value);
   if (withNul !== undefined) {
-    const message = `tool ${state.toolName}: invalid input: field ${withNul} contains a NUL byte`;
+    const message = `tool ${call.name}: invalid input: field ${withNul} contains a NUL byte`;
     return { kind: 'invocation', stage: 'validate', message, errorClass: 'InvalidInput', wrap: true };
   }
-  state.input = validated.value;
+  own.input = validated.value;
   return undefined;
 }
 

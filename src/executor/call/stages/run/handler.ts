@@ -1,6 +1,6 @@
 // Stage 9 (spec §3.9, §4): the handler, inside crash capture, under the pausable deadline, cancellable at once.
 import type { OutputStreamOptions, ProgressReport, ToolContext, ToolOutput, ToolOutputStream } from '../../../contract/contract';
-import type { CallState, ExecutorDeps, StageFailure } from '../../callState';
+import type { CallState, ExecutorDeps, RunState, StageFailure } from '../../callState';
 import { ToolDeadline } from '../../deadline';
 import { formatGoDuration } from '../../../format/duration';
 import { LiveCallEvents } from '../../../results/stream/liveEvents';
@@ -15,7 +15,10 @@ export const DEFAULT_CANCEL_MESSAGE = 'The user cancelled this tool call before 
 
 type Settled = { readonly output: unknown } | { readonly error: unknown } | { readonly aborted: unknown };
 
-export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promise<StageFailure | undefined> {
+/** What this stage writes: everything of the run but the timeout and the snapshots. */
+type Own = Omit<RunState, 'timeoutMs' | 'snapshot' | 'changes'>;
+
+export async function invokeHandler(state: CallState, deps: ExecutorDeps, own: Own): Promise<StageFailure | undefined> {
   const def = state.entry!.def;
   const name = state.toolName;
   const controller = new CallAbort();
@@ -23,19 +26,19 @@ export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promi
   const turnCancellable = state.signal !== NEVER_ABORTED;
   if (turnCancellable) state.signal.addEventListener('abort', onTurnAbort, { once: true });
   const graceMs = def.timeout?.kind === 'none' ? 0 : Math.max(0, def.timeout?.cleanupGraceMs ?? 0);
-  const deadline = new ToolDeadline(state.timeoutMs, () => {
-    const reportedMs = (state.timeoutMs ?? 0) - graceMs;
+  const deadline = new ToolDeadline(state.run.timeoutMs, () => {
+    const reportedMs = (state.run.timeoutMs ?? 0) - graceMs;
     controller.abort(new ToolTimeoutError(name, reportedMs, deadline.queuedMs, timeoutMessage(name, reportedMs)));
   });
-  state.deadline = deadline;
-  const ctx = makeContext(state, deps, controller, deadline);
+  own.deadline = deadline;
+  const ctx = makeContext(state, deps, own, controller, deadline);
   const aborted = new Promise<Settled>((resolve) => controller.onAbort((reason) => resolve({ aborted: reason })));
   try {
     if (state.signal.aborted) onTurnAbort();
     controller.throwIfAborted();
     deps.emit({ type: 'toolCallStarted', callId: state.call.id, name, input: state.input, flags: state.flags! });
-    state.handlerStarted = true;
-    state.handlerStartedAt = performance.now();
+    own.handlerStarted = true;
+    own.handlerStartedAt = performance.now();
     deadline.start();
     // `.then(ok, fail)` never rejects: a handler that rejects after the call ended is no unhandled rejection.
     const settled = Promise.resolve()
@@ -51,19 +54,19 @@ export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promi
     if ('aborted' in outcome) return abortFailure(state, outcome.aborted);
     // A handler that blocked the event loop past its deadline kept the timer from firing: it still timed out.
     if (overran(state, deadline)) {
-      const reportedMs = (state.timeoutMs ?? 0) - graceMs;
+      const reportedMs = (state.run.timeoutMs ?? 0) - graceMs;
       return abortFailure(state, new ToolTimeoutError(name, reportedMs, deadline.queuedMs, timeoutMessage(name, reportedMs)));
     }
     if ('error' in outcome) {
       return { kind: 'execution', stage: 'handler', message: `tool ${name} crashed: ${projectErrorMessage(outcome.error)}`, errorClass: errorClassOf(outcome.error) };
     }
-    return acceptOutput(state, outcome.output);
+    return acceptOutput(state, own, outcome.output);
   } catch (error) {
     if (controller.aborted || error instanceof CancellationError || error instanceof ToolTimeoutError) return abortFailure(state, controller.reason ?? error);
     // Not a cancel: reading the handler's result threw (a hostile getter). A bad result, not the user's doing.
     return { kind: 'execution', stage: 'handler', message: `tool ${name} returned a result that cannot be read: ${projectErrorMessage(error)}`, errorClass: 'InvalidResult' };
   } finally {
-    if (state.handlerStarted) state.handlerEndedAt = performance.now();
+    if (own.handlerStarted) own.handlerEndedAt = performance.now();
     deadline.dispose();
     if (turnCancellable) state.signal.removeEventListener('abort', onTurnAbort);
     // Let a still-running handler know the call is over.
@@ -71,7 +74,7 @@ export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promi
   }
 }
 
-/** W's wording, duration in Go style. */
+/** The timeout message of spec §4, duration in Go style. */
 export function timeoutMessage(name: string, timeoutMs: number): string {
   return (
     `Tool '${name}' execution timed out after ${formatGoDuration(timeoutMs)}. The external service may be slow or unavailable. ` +
@@ -81,8 +84,9 @@ export function timeoutMessage(name: string, timeoutMs: number): string {
 
 /** True when the handler ran longer than its deadline allows (time paused in the admission gate excluded). */
 function overran(state: CallState, deadline: ToolDeadline): boolean {
-  if (state.timeoutMs === undefined || state.handlerStartedAt === undefined) return false;
-  return performance.now() - state.handlerStartedAt - deadline.queuedMs > state.timeoutMs;
+  const { timeoutMs, handlerStartedAt } = state.run;
+  if (timeoutMs === undefined || handlerStartedAt === undefined) return false;
+  return performance.now() - handlerStartedAt - deadline.queuedMs > timeoutMs;
 }
 
 function abortFailure(state: CallState, reason: unknown): StageFailure {
@@ -93,7 +97,7 @@ function abortFailure(state: CallState, reason: unknown): StageFailure {
   return { kind: 'cancelled', stage: 'handler', message, errorClass: 'CancellationError' };
 }
 
-function acceptOutput(state: CallState, value: unknown): StageFailure | undefined {
+function acceptOutput(state: CallState, own: Pick<RunState, 'output'>, value: unknown): StageFailure | undefined {
   const name = state.toolName;
   if (value === null || typeof value !== 'object') {
     return { kind: 'execution', stage: 'handler', message: `tool ${name} returned no result`, errorClass: 'NoResult' };
@@ -104,7 +108,7 @@ function acceptOutput(state: CallState, value: unknown): StageFailure | undefine
     return { kind: 'execution', stage: 'handler', message: `tool ${name} returned a result whose content is not text`, errorClass: 'InvalidResult' };
   }
   // Copied once, field by field: later stages never touch the handler's object (or its getters) again.
-  state.output = {
+  own.output = {
     content: content ?? '',
     ...(output.isError === true ? { isError: true } : {}),
     ...(output.stopTurn === true ? { stopTurn: true } : {}),
@@ -115,13 +119,13 @@ function acceptOutput(state: CallState, value: unknown): StageFailure | undefine
   return undefined;
 }
 
-function makeContext(state: CallState, deps: ExecutorDeps, abort: CallAbort, deadline: ToolDeadline): ToolContext {
-  return new CallContext(state, deps, abort, deadline);
+function makeContext(state: CallState, deps: ExecutorDeps, own: Own, abort: CallAbort, deadline: ToolDeadline): ToolContext {
+  return new CallContext(state, deps, own, abort, deadline);
 }
 
 /**
  * What a handler gets as `ctx`; its live events are made on the first report: most calls never
- * report (issue 13: 1.4 KB allocated per call before).
+ * report, and none is allocated for them.
  */
 class CallContext implements ToolContext {
   readonly callId: string;
@@ -137,6 +141,7 @@ class CallContext implements ToolContext {
   constructor(
     private readonly state: CallState,
     private readonly deps: ExecutorDeps,
+    private readonly own: Own,
     private readonly abort: CallAbort,
     readonly deadline: ToolDeadline,
   ) {
@@ -166,13 +171,13 @@ class CallContext implements ToolContext {
   readonly judgePath = (raw: string): Promise<JudgedPath> => this.state.judgePath(raw, this.deps.workspaceFolders);
 
   readonly openOutputStream = (options?: OutputStreamOptions): ToolOutputStream => {
-    liveEventsOf(this.state, this.deps);
-    return openOutputStream(this.state, this.deps, options);
+    liveEventsOf(this.state, this.deps, this.own);
+    return (this.own.outputStream ??= openOutputStream(this.state, this.deps, options));
   };
 
   readonly progress = (report: ProgressReport | string): void => {
     const { message, percent } = typeof report === 'string' ? { message: report, percent: undefined } : report;
-    liveEventsOf(this.state, this.deps).setProgress(this.deps.redactor.redact(String(message)), percent);
+    liveEventsOf(this.state, this.deps, this.own).setProgress(this.deps.redactor.redact(String(message)), percent);
   };
 
   readonly admitModelRequest = async (own?: AbortSignal): Promise<() => void> => {
@@ -190,8 +195,14 @@ const ENDED_LIVE = new LiveCallEvents('', () => {});
 ENDED_LIVE.dispose();
 
 /** The call's live events, made on first use; after the runner disposed them, reports are dropped. */
-function liveEventsOf(state: CallState, deps: ExecutorDeps): LiveCallEvents {
-  if (state.liveEnded) return ENDED_LIVE;
-  state.live ??= new LiveCallEvents(state.call.id, deps.emit);
-  return state.live;
+function liveEventsOf(state: CallState, deps: ExecutorDeps, own: Pick<RunState, 'live' | 'liveEnded'>): LiveCallEvents {
+  if (own.liveEnded) return ENDED_LIVE;
+  own.live ??= new LiveCallEvents(state.call.id, deps.emit);
+  return own.live;
+}
+
+/** Ends the call's live events before its result is built: a handler still running reports to nobody. */
+export function endLiveEvents(own: Pick<RunState, 'live' | 'liveEnded'>): void {
+  own.liveEnded = true;
+  own.live?.dispose();
 }

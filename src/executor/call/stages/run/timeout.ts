@@ -1,6 +1,6 @@
 // Stage 7 (spec §3.7): the timeout is resolved only now, after approval; waiting for a user is never timed.
 import type { ToolDefinition } from '../../../contract/contract';
-import type { CallState, ExecutorDeps } from '../../callState';
+import type { CallState, ExecutorDeps, RunState } from '../../callState';
 
 /** Spec §3.7: executor default for tools that declare nothing. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
@@ -31,6 +31,6 @@ function positive(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
-export function resolveTimeout(state: CallState, deps: ExecutorDeps): void {
-  state.timeoutMs = resolveTimeoutMs(state.entry!.def, state.input, deps.defaultTimeoutMs);
+export function resolveTimeout(state: CallState, deps: ExecutorDeps, own: Pick<RunState, 'timeoutMs'>): void {
+  own.timeoutMs = resolveTimeoutMs(state.entry!.def, state.input, deps.defaultTimeoutMs);
 }

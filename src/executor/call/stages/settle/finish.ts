@@ -6,8 +6,9 @@ import { utf8Bytes } from '../../../format/text';
 
 /** The call's result as the stages left it; the turn's total budget may still cut its model content. */
 export function buildResult(state: CallState): ToolCallResult {
-  const failure = state.failure;
-  const toolError = !failure && state.output?.isError === true;
+  const { permission, run, result: settled } = state;
+  const failure = settled.failure;
+  const toolError = !failure && run.output?.isError === true;
   const isError = failure !== undefined || toolError;
   const totalMs = Math.round(performance.now() - state.startedAt);
   const result: ToolCallResult = {
@@ -15,30 +16,30 @@ export function buildResult(state: CallState): ToolCallResult {
     name: state.toolName,
     group: state.options.group,
     isError,
-    errorKind: failure ? failure.kind : toolError ? (state.output?.timedOut === true ? 'timeout' : 'execution') : null,
-    modelContent: state.modelContent,
-    text: state.text,
-    display: state.display,
-    media: state.output?.media,
-    truncated: state.truncated,
-    strategy: state.strategy,
-    originalBytes: state.originalBytes,
-    modelBytes: utf8Bytes(state.modelContent),
-    artifact: state.artifact,
-    changes: state.changes,
-    stopTurn: !failure && state.output?.stopTurn === true,
-    permission: state.permission,
+    errorKind: failure ? failure.kind : toolError ? (run.output?.timedOut === true ? 'timeout' : 'execution') : null,
+    modelContent: settled.modelContent,
+    text: settled.text,
+    display: settled.display,
+    media: run.output?.media,
+    truncated: settled.truncated,
+    strategy: settled.strategy,
+    originalBytes: settled.originalBytes,
+    modelBytes: utf8Bytes(settled.modelContent),
+    artifact: settled.artifact,
+    changes: run.changes,
+    stopTurn: !failure && run.output?.stopTurn === true,
+    permission: permission.record,
     timing: {
       totalMs,
-      permissionWaitMs: state.permissionWaitMs,
-      queuedMs: state.deadline?.queuedMs ?? 0,
-      startMs: sinceTurnStart(state, state.handlerStartedAt),
-      endMs: sinceTurnStart(state, state.handlerEndedAt),
+      permissionWaitMs: permission.waitMs,
+      queuedMs: run.deadline?.queuedMs ?? 0,
+      startMs: sinceTurnStart(state, run.handlerStartedAt),
+      endMs: sinceTurnStart(state, run.handlerEndedAt),
     },
     failure: failure
       ? { stage: failure.stage, errorClass: failure.errorClass, message: failure.message }
       : toolError
-        ? { stage: 'handler', errorClass: 'ToolReportedError', message: state.text }
+        ? { stage: 'handler', errorClass: 'ToolReportedError', message: settled.text }
         : undefined,
   };
   return result;

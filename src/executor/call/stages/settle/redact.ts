@@ -1,23 +1,23 @@
 // Stage 11 (spec §3.11, §6): secrets are masked once, before the result forks to model, UI,
 // artifact, session record and logs. Streamed output was already redacted as it arrived.
 import type { ToolDisplay } from '../../../contract/contract';
-import type { CallState, ExecutorDeps } from '../../callState';
+import type { CallState, ExecutorDeps, ResultState } from '../../callState';
 import { projectErrorMessage } from '../../../contract/errors';
 
 /** Produces the redacted UI text of the call: its output (a stream's trailer), or its failure message. */
-export function redact(state: CallState, deps: ExecutorDeps): void {
+export function redact(state: CallState, deps: ExecutorDeps, own: Pick<ResultState, 'failure' | 'text'>): void {
   const r = deps.redactor;
-  if (state.failure) {
-    state.failure = { ...state.failure, message: r.redact(state.failure.message) };
-    state.text = state.failure.message;
+  if (own.failure) {
+    own.failure = { ...own.failure, message: r.redact(own.failure.message) };
+    own.text = own.failure.message;
     return;
   }
-  state.text = r.redact(modelText(state, deps));
+  own.text = r.redact(modelText(state, deps));
 }
 
 /** The tool's model projection; a formatter that throws falls back to the raw content (logged), never a dead call. */
 function modelText(state: CallState, deps: ExecutorDeps): string {
-  const output = state.output!;
+  const output = state.run.output!;
   const def = state.entry!.def;
   if (!def.formatModelContent) return output.content;
   try {

@@ -1,6 +1,6 @@
-// When to start an agent (or the OS sandbox's runtime, src/tools/sandbox/bashSandbox.ts) again after its
-// process ended on its own: exponential backoff, forgiven after a while of healthy running, and a limit so
-// one that cannot start does not loop forever.
+// When to start a process again after it ended on its own (an agent, src/vscode/bridge/agentHost.ts; the OS
+// sandbox's runtime, src/tools/sandbox/bashSandbox.ts): exponential backoff, forgiven after a while of
+// healthy running, and a limit so one that cannot start does not loop forever.
 
 /** First wait before a restart. Ours. */
 export const RESTART_INITIAL_DELAY_MS = 500;

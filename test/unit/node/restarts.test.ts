@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RESTART_HEALTHY_AFTER_MS, RESTART_MAX_ATTEMPTS, RESTART_MAX_DELAY_MS, RestartBackoff } from '../../../src/bridge/restarts';
+import { RESTART_HEALTHY_AFTER_MS, RESTART_MAX_ATTEMPTS, RESTART_MAX_DELAY_MS, RestartBackoff } from '../../../src/node/runtime/restarts';
 
 describe('RestartBackoff', () => {
   it('doubles the wait per crash in a row, capped, then gives up', () => {
