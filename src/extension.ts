@@ -2,7 +2,7 @@
 // content providers, and returns the extension's API.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { ToolExecutor } from './executor';
+import { DeadlineClock, ToolExecutor } from './executor';
 import type { IgnoredPaths } from './executor';
 import type { Redactor } from './executor';
 import { ToolRegistry } from './executor';
@@ -13,7 +13,7 @@ import { NodeWorkspaceSnapshotter } from './node/snapshot/nodeSnapshotter';
 import { startThreadClock } from './node/runtime/threadCpu';
 import { coreLoad } from './vscode/coreModules';
 import { lazily } from './vscode/lazily';
-import { defaultProcessSupervisor, findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
+import { findVsCodeRipgrep, ProcessSupervisor, registerBuiltinTools } from './tools/index';
 import type { LaunchInfo } from './extensionLauncher';
 import type { AgentToolExecutorApi } from './vscode/api';
 import { ArtifactOpener } from './vscode/results/artifactLinks';
@@ -264,9 +264,12 @@ function startCore(wiring: CoreWiring): Core {
   // to files in new nested folders in our tests, so it cannot fill the walk's blind spot.
   const snapshotter = new NodeWorkspaceSnapshotter({ logger });
   snapshotter.warmUp(workspaceFolders);
+  // The host's shells, and the one clock of its deadlines, shared by the executor and Bash.
+  const supervisor = new ProcessSupervisor();
+  const deadlines = new DeadlineClock();
   // The spawn helper that forks the host's shells, started now rather than by the first command, which
   // would wait for it (a Node process); after this use, since starting it forks the host.
-  setImmediate(() => defaultProcessSupervisor.warmUp());
+  setImmediate(() => supervisor.warmUp());
 
   // Claude Code's settings files and VS Code's settings: rules, mode and command hooks.
   // Agents' ignore files (.aiignore, …): every tool, the command checks and the snapshots honour them.
@@ -298,10 +301,11 @@ function startCore(wiring: CoreWiring): Core {
     ignored: agentIgnore.ignored,
     maxConcurrency: config.get<number>('maxConcurrency'),
     defaultTimeoutMs: config.get<number>('defaultTimeoutMs'),
+    clock: deadlines,
   });
   // Concurrency and the default timeout follow their settings without a reload.
   subscriptions.push(applyExecutorSettingsLive(executor));
-  subscriptions.push({ dispose: registerBuiltinTools(registry, { backgroundTasks: executor, rgPath, sandbox }) });
+  subscriptions.push({ dispose: registerBuiltinTools(registry, { backgroundTasks: executor, rgPath, sandbox, supervisor, clock: deadlines }) });
   const externalTools = new ExternalTools(registry, logger);
   subscriptions.push(externalTools);
   view.attach(executor);
@@ -330,7 +334,7 @@ function startCore(wiring: CoreWiring): Core {
       await artifactStore.endSession(sessionId);
       await executor.dispose();
       // Shell commands still running when VS Code closes die with their whole process tree.
-      await defaultProcessSupervisor.dispose();
+      await supervisor.dispose();
       await snapshotter.dispose();
     },
   };

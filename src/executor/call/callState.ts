@@ -1,6 +1,7 @@
 // What the stages of one call share: the executor's ports, the call's options, and its mutable state.
 import type { FileStateLedger, ResultBudget, ToolCall, ToolDisplay, ToolOutput } from '../contract/contract';
 import type { ToolDeadline } from './deadline';
+import type { DeadlineClock } from './deadlineClock';
 import type { CallEvent, CallFlags } from '../contract/events';
 import type { ToolEntry, ToolRegistry } from '../contract/registry';
 import type { AdmissionGate } from '../ports/admissionGate';
@@ -41,6 +42,8 @@ export interface ExecutorDeps {
   readonly ignored?: IgnoredPaths;
   /** Timeout of tools that declare none. */
   readonly defaultTimeoutMs: number;
+  /** The clock every call's deadline runs on. */
+  readonly clock: DeadlineClock;
   /** Budget of tools that declare none. */
   readonly defaultResultBudget: ResultBudget;
   /** Denies an approval nobody answered in time; undefined waits for as long as the turn lasts. */

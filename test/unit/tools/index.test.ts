@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { flagsOf } from '../../../src/executor/contract/flags';
 import { canRunInParallel, dependencyOf } from '../../../src/executor/turn/scheduler';
-import { createBuiltinTools } from '../../../src/tools/index';
+import { createBuiltinTools, ProcessSupervisor } from '../../../src/tools/index';
 import { makeWorkspace, type Workspace } from './helpers';
 
 const EIGHT = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'WebFetch', 'TodoWrite'];
@@ -17,13 +17,13 @@ describe('built-in tools', () => {
   it('registers every tool through the registry, the background-task tools included', () => {
     assert.deepEqual(ws.executor.registry.names(), [...EIGHT, 'BashOutput', 'KillBash'].sort());
     assert.deepEqual(
-      createBuiltinTools().map((tool) => tool.name),
+      createBuiltinTools({ supervisor: new ProcessSupervisor() }).map((tool) => tool.name),
       [...EIGHT, 'BashOutput', 'KillBash'],
     );
   });
 
   it('declares the flags of spec §1 (read-only to the scheduler only with scope none)', () => {
-    const flags = Object.fromEntries(createBuiltinTools().map((tool) => [tool.name, flagsOf(tool)]));
+    const flags = Object.fromEntries(createBuiltinTools({ supervisor: new ProcessSupervisor() }).map((tool) => [tool.name, flagsOf(tool)]));
     const summary = (name: string) => {
       const f = flags[name]!;
       return `${f.readOnly ? 'ro' : 'rw'} ${f.concurrentSafe ? 'safe' : 'unsafe'} ${f.sideEffectScope}`;
@@ -40,11 +40,11 @@ describe('built-in tools', () => {
       BashOutput: 'ro safe none',
       KillBash: 'rw unsafe session',
     });
-    assert.ok(createBuiltinTools().every((tool) => !tool.destructive));
+    assert.ok(createBuiltinTools({ supervisor: new ProcessSupervisor() }).every((tool) => !tool.destructive));
   });
 
   it('names what each call touches, for permission rules', () => {
-    const tools = Object.fromEntries(createBuiltinTools().map((tool) => [tool.name, tool]));
+    const tools = Object.fromEntries(createBuiltinTools({ supervisor: new ProcessSupervisor() }).map((tool) => [tool.name, tool]));
     const subject = (name: string, input: unknown) => tools[name]!.permissionSubject?.(input);
     assert.deepEqual(subject('Read', { path: 'a.txt' }), { kind: 'path', path: 'a.txt', access: 'read' });
     assert.deepEqual(subject('Write', { path: 'a.txt', content: '' }), { kind: 'path', path: 'a.txt', access: 'write' });

@@ -119,7 +119,7 @@ export async function realLocation(absolute: string, hops = 0): Promise<string> 
   // Synchronously while no mount can wait on a network or a daemon (src/node/runtime/localMounts.ts): the
   // thread pool's round trip cost a Read of a small file more than all the rest of it on 2 cores.
   try {
-    return processMountTable.noRemoteMounts() ? realpathSync.native(absolute) : await realpath(absolute);
+    return processMountTable().noRemoteMounts() ? realpathSync.native(absolute) : await realpath(absolute);
   } catch {
     // Something is missing or dangling below.
   }

@@ -26,7 +26,7 @@ export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promi
   const deadline = new ToolDeadline(state.timeoutMs, () => {
     const reportedMs = (state.timeoutMs ?? 0) - graceMs;
     controller.abort(new ToolTimeoutError(name, reportedMs, deadline.queuedMs, timeoutMessage(name, reportedMs)));
-  });
+  }, deps.clock);
   state.deadline = deadline;
   const ctx = makeContext(state, deps, controller, deadline);
   const aborted = new Promise<Settled>((resolve) => controller.onAbort((reason) => resolve({ aborted: reason })));
