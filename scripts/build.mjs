@@ -229,11 +229,11 @@ const importedOnce = {
  *   (`instanceof CancellationError` holds on both sides) and each module has one copy.
  * - `extension-core.js` is built once the glue's build has said which modules it imports: its entry maps each
  *   module's id (its path from the repository root) to its namespace.
- * Modules both sides may hold (`SHARED`), stateless and with no class either side checks by `instanceof`, so
- * that two copies change nothing: the loader's own, which cannot load the core through the core (the code cache;
- * the thread's CPU clock, which activate() reads too), the artifacts' URI scheme, which activation registers a
- * content provider for, the agent's launch settings, which activation reads to know whether to start the agent
- * bridge, and the lifecycle helper, which activation's parts keep their listeners in.
+ * Modules both sides may hold (`SHARED`), stateless and without classes, so that two copies change nothing: the
+ * loader's own, which cannot load the core through the core (the code cache; the thread's CPU clock, which
+ * activate() reads too), the artifacts' URI scheme, which activation registers a content provider for, the
+ * agent's launch settings, which activation reads to know whether to start the agent bridge, and the lifecycle
+ * helper, which activation's parts keep their listeners in.
  * @param {import('esbuild').BuildOptions} coreOptions how to build the core (the glue's options, less this plugin)
  * @returns {import('esbuild').Plugin}
  */

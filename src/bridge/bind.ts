@@ -4,7 +4,7 @@
 import { ResponseError } from 'vscode-jsonrpc';
 import { BridgeErrorCodes, Methods } from './protocol';
 import type { BridgeService, CancelToken } from './service';
-import { DisposableStore } from '../common/lifecycle';
+import { disposableStore } from '../common/lifecycle';
 
 /** The part of a JSON-RPC endpoint the bridge needs. */
 export interface RpcEndpoint {
@@ -27,7 +27,7 @@ export function bindBridge(endpoint: RpcEndpoint, service: BridgeService, option
     [Methods.executeBatch]: (params, token) => service.executeBatch(params, token),
     [Methods.cancelTurn]: (params) => service.cancelTurn(params),
   };
-  const disposables = new DisposableStore();
+  const disposables = disposableStore();
   if (options.requireInitialize) {
     disposables.add(
       endpoint.onRequest(Methods.initialize, (...args: unknown[]) => {

@@ -9,7 +9,7 @@ import type { ApprovalClient } from '../../executor';
 import type { Logger } from '../../executor';
 import type { PermissionPolicy } from '../../executor';
 import { configuredAcpAgents } from './acpAgentSettings';
-import { DisposableStore } from '../../common/lifecycle';
+import { disposableStore } from '../../common/lifecycle';
 
 export interface AcpAgentsOptions {
   readonly executor: ToolExecutor;
@@ -28,7 +28,7 @@ export interface RunningAgent {
 export class AcpAgents implements vscode.Disposable {
   private readonly channel = vscode.window.createOutputChannel('Agent Tool Executor: ACP Agents', { log: true });
   private readonly running = new Map<string, { launch: AcpLaunch; ready: Promise<RunningAgent | string> }>();
-  private readonly disposables = new DisposableStore();
+  private readonly disposables = disposableStore();
   private agents: AcpLaunch[] = [];
   private turns: TurnHost | undefined;
 

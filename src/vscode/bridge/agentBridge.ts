@@ -12,7 +12,7 @@ import type { DiffLinks } from '../chat/diffLinks';
 import type { PromptForwarder } from '../chat/participant';
 import type { AgentChat, AgentHost } from './hosted';
 import { affectsAgentLaunch, agentLaunchFromSettings } from './bridgeAgentSettings';
-import { DisposableStore } from '../../common/lifecycle';
+import { disposableStore } from '../../common/lifecycle';
 
 export interface AgentBridgeOptions {
   readonly executor: ToolExecutor;
@@ -29,7 +29,7 @@ type Hosted = typeof import('./hosted');
 
 export class AgentBridge implements PromptForwarder, vscode.Disposable {
   private hosted: { readonly host: AgentHost; readonly chat: AgentChat } | undefined;
-  private readonly disposables = new DisposableStore();
+  private readonly disposables = disposableStore();
 
   constructor(private readonly options: AgentBridgeOptions) {
     // The host is loaded after the event has been delivered, so it does not also take this event

@@ -18,7 +18,7 @@ import { BridgeService, type BridgeHost } from '../../bridge/service';
 import type { ToolExecutor } from '../../executor';
 import type { Logger } from '../../executor';
 import { affectsAgentLaunch, agentLaunchFromSettings } from './bridgeAgentSettings';
-import { DisposableStore } from '../../common/lifecycle';
+import { disposableStore } from '../../common/lifecycle';
 
 /** The client's id: VS Code reads `<id>.trace.server` for the trace level. */
 export const AGENT_CLIENT_ID = 'agentToolExecutor.agent';
@@ -50,7 +50,7 @@ type Status =
   | { readonly kind: 'failed'; readonly message: string };
 
 export class AgentHost implements vscode.Disposable {
-  private readonly disposables = new DisposableStore();
+  private readonly disposables = disposableStore();
   private readonly agentChannel = vscode.window.createOutputChannel('Agent Tool Executor: Agent', { log: true });
   private readonly traceChannel = vscode.window.createOutputChannel('Agent Tool Executor: Agent Trace', { log: true });
   private readonly _onDidCrash = new vscode.EventEmitter<AgentCrash>();

@@ -10,7 +10,7 @@ import type { ToolRegistry } from '../../executor';
 import { externalSafetyOf } from './externalSafety';
 import { externalToolDefinition } from './externalToolDefinition';
 import { selectExternalTools } from './externalSelection';
-import { DisposableStore } from '../../common/lifecycle';
+import { disposableStore } from '../../common/lifecycle';
 
 export const EXTERNAL_TOOLS_SETTING = 'agentToolExecutor.externalTools.include';
 
@@ -22,7 +22,7 @@ interface Wrapped {
 
 export class ExternalTools implements vscode.Disposable {
   private readonly wrapped = new Map<string, Wrapped>();
-  private readonly disposables = new DisposableStore();
+  private readonly disposables = disposableStore();
   /** Problems already reported: each is told once, not on every sync. */
   private readonly reported = new Set<string>();
 

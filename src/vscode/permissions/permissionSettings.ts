@@ -18,7 +18,7 @@ import { loadStandardSettings, mergeSettings, USER_SETTINGS_FILE, WORKSPACE_SETT
 import { addAllowRules, removeRule as removeRuleFromFile } from '../../node/settings/settingsRules';
 import { watchFileChanges } from '../workspace/fileChangeWatch';
 import { applySandboxSettings, type SandboxWiring } from './sandboxConfiguration';
-import { DisposableStore } from '../../common/lifecycle';
+import { disposableStore } from '../../common/lifecycle';
 
 const SECTION = 'agentToolExecutor';
 const RULE_KEYS = ['allow', 'ask', 'deny'] as const;
@@ -26,7 +26,7 @@ const RULE_KEYS = ['allow', 'ask', 'deny'] as const;
 export class SettingsPermissions implements PermissionPolicy, HookSource, vscode.Disposable {
   private policy: RulesPolicy;
   private hooks: HookSource = { hooksFor: () => [] };
-  private readonly disposables = new DisposableStore();
+  private readonly disposables = disposableStore();
   private reloading: Promise<void> = Promise.resolve();
   /** Problems already logged and shown in this window. */
   private readonly reported = new Set<string>();

@@ -11,7 +11,7 @@ import type { ArtifactOpener } from '../results/artifactLinks';
 import type { ResultsDocuments } from '../results/resultsDocument';
 import { ToolCallsModel, type CallRecord, type TurnRecord } from './model';
 import { TimelinePanels } from './timelinePanel';
-import { DisposableStore } from '../../common/lifecycle';
+import { disposableStore } from '../../common/lifecycle';
 
 export const TOOL_CALLS_VIEW = 'agentToolExecutor.toolCalls';
 export const OPEN_CALL_COMMAND = 'agentToolExecutor.openToolCall';
@@ -42,7 +42,7 @@ export class ToolCallsView implements vscode.TreeDataProvider<Node>, vscode.Disp
   readonly model = new ToolCallsModel();
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly disposables = new DisposableStore();
+  private readonly disposables = disposableStore();
   private readonly timelines = new TimelinePanels(this.model);
   private readonly status = vscode.window.createStatusBarItem('agentToolExecutor.status', vscode.StatusBarAlignment.Left, 10);
   private readonly dirtyTurns = new Set<string>();

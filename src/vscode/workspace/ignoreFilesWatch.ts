@@ -2,14 +2,14 @@
 // folders change, or when `agentToolExecutor.ignoreFiles` names other files.
 import * as vscode from 'vscode';
 import { AgentIgnoreFiles, DEFAULT_AGENT_IGNORE_FILES } from '../../node/settings/agentIgnore';
-import { DisposableStore, toDisposable } from '../../common/lifecycle';
+import { disposableStore, toDisposable } from '../../common/lifecycle';
 
 const SETTING = 'agentToolExecutor.ignoreFiles';
 
 export function watchedIgnoreFiles(folders: () => readonly string[]): { readonly ignored: AgentIgnoreFiles; readonly disposable: vscode.Disposable } {
   const names = () => vscode.workspace.getConfiguration().get<string[]>(SETTING) ?? [...DEFAULT_AGENT_IGNORE_FILES];
   const ignored = new AgentIgnoreFiles(folders, names());
-  const disposables = new DisposableStore();
+  const disposables = disposableStore();
   let watcher: vscode.FileSystemWatcher | undefined;
   const watch = () => {
     watcher?.dispose();

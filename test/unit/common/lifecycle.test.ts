@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DisposableStore, toDisposable, type Disposable } from '../../../src/common/lifecycle';
+import { disposableStore, toDisposable, type Disposable } from '../../../src/common/lifecycle';
 
 /** A disposable that records each dispose under `name` in `log`. */
 function recorded(log: string[], name: string): Disposable {
   return { dispose: () => log.push(name) };
 }
 
-describe('DisposableStore', () => {
+describe('disposableStore', () => {
   it('disposes what it owns in the order it was added', () => {
     const log: string[] = [];
-    const store = new DisposableStore();
+    const store = disposableStore();
     store.add(recorded(log, 'first'));
     store.add(recorded(log, 'second'));
     store.add(recorded(log, 'third'));
@@ -21,7 +21,7 @@ describe('DisposableStore', () => {
 
   it('disposes each once, however often it is disposed', () => {
     const log: string[] = [];
-    const store = new DisposableStore();
+    const store = disposableStore();
     const twice = recorded(log, 'twice added');
     store.add(twice);
     store.add(twice);
@@ -32,7 +32,7 @@ describe('DisposableStore', () => {
 
   it('disposes one added after its end at once, and returns it', () => {
     const log: string[] = [];
-    const store = new DisposableStore();
+    const store = disposableStore();
     store.dispose();
     const late = recorded(log, 'late');
     assert.equal(store.add(late), late);
@@ -44,7 +44,7 @@ describe('DisposableStore', () => {
   it('disposes the rest when one throws, then throws that error', () => {
     const log: string[] = [];
     const failure = new Error('listener failed');
-    const store = new DisposableStore();
+    const store = disposableStore();
     store.add(recorded(log, 'before'));
     store.add({ dispose: () => { throw failure; } });
     store.add(recorded(log, 'after'));
@@ -56,7 +56,7 @@ describe('DisposableStore', () => {
   });
 
   it('reports every failure of one dispose together', () => {
-    const store = new DisposableStore();
+    const store = disposableStore();
     const errors = [new Error('one'), new Error('two')];
     for (const error of errors) store.add({ dispose: () => { throw error; } });
     assert.throws(
@@ -67,7 +67,7 @@ describe('DisposableStore', () => {
 
   it('addAll owns each in order, and disposes them at once after its end', () => {
     const log: string[] = [];
-    const store = new DisposableStore();
+    const store = disposableStore();
     store.addAll(recorded(log, 'a'), recorded(log, 'b'));
     store.dispose();
     store.addAll(recorded(log, 'c'), recorded(log, 'd'));
@@ -76,7 +76,7 @@ describe('DisposableStore', () => {
 
   it('clear disposes what it owns and keeps owning what comes after', () => {
     const log: string[] = [];
-    const store = new DisposableStore();
+    const store = disposableStore();
     store.add(recorded(log, 'old'));
     store.clear();
     assert.deepEqual(log, ['old']);
