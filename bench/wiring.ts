@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createCliAdapters } from '../src/cli/adapters';
+import { DeadlineClock } from '../src/executor/call/deadlineClock';
 import { ToolExecutor } from '../src/executor/executor';
 import { ModePolicy } from '../src/executor/policy/modePolicy';
 import { nullLogger } from '../src/executor/ports/logger';
@@ -26,9 +27,11 @@ export interface BenchExecutor {
  * how its supervisor forks the shells (src/tools/process/spawnHelper.ts). @default the supervisor's own default
  */
 export function bareExecutor(workspace: string, spawnHelper?: SpawnHelperMode): BenchExecutor {
-  const executor = new ToolExecutor({ workspaceFolders: [workspace], permissionPolicy: new ModePolicy('bypass') });
+  // One clock for the calls' deadlines and Bash's timeouts, as the extension and the CLI have.
+  const clock = new DeadlineClock();
+  const executor = new ToolExecutor({ workspaceFolders: [workspace], permissionPolicy: new ModePolicy('bypass'), clock });
   const supervisor = new ProcessSupervisor(spawnHelper === undefined ? {} : { spawnHelper });
-  registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor });
+  registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor, clock });
   return {
     executor,
     supervisor,
@@ -44,14 +47,16 @@ export async function cliWiredExecutor(workspace: string): Promise<BenchExecutor
   const sessionId = randomUUID();
   const artifactsDir = mkdtempSync(path.join(tmpdir(), 'bench-artifacts-'));
   const adapters = await createCliAdapters({ sessionId, workspace, cwd: workspace, mode: 'bypass', artifactsDir, logger: nullLogger });
+  const clock = new DeadlineClock();
   const executor = new ToolExecutor({
     ...adapters.options,
     sessionId,
     workspaceFolders: [workspace],
     approvalClient: new FixedApprovalClient({ kind: 'allowOnce' }),
+    clock,
   });
   const supervisor = new ProcessSupervisor();
-  registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor });
+  registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor, clock });
   return {
     executor,
     supervisor,

@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { DeadlineClock } from '../../../src/executor/call/deadlineClock';
 import { ToolExecutor, type ExecutorOptions } from '../../../src/executor/executor';
 import { ModePolicy } from '../../../src/executor/policy/modePolicy';
 import type { ToolCallResult } from '../../../src/executor/contract/result';
@@ -24,9 +25,11 @@ export function makeWorkspace(
   options: { tools?: Partial<BuiltinToolsOptions>; executor?: Partial<ExecutorOptions> } = {},
 ): Workspace {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tools-test-')));
-  const executor = new ToolExecutor({ workspaceFolders: [dir], permissionPolicy: new ModePolicy('bypass'), ...options.executor });
+  // One clock for the calls' deadlines and Bash's timeouts, as the hosts have.
+  const clock = options.executor?.clock ?? new DeadlineClock();
+  const executor = new ToolExecutor({ workspaceFolders: [dir], permissionPolicy: new ModePolicy('bypass'), ...options.executor, clock });
   const ownSupervisor = options.tools?.supervisor ? undefined : new ProcessSupervisor();
-  registerBuiltinTools(executor.registry, { backgroundTasks: executor, ...options.tools, supervisor: options.tools?.supervisor ?? ownSupervisor! });
+  registerBuiltinTools(executor.registry, { backgroundTasks: executor, ...options.tools, supervisor: options.tools?.supervisor ?? ownSupervisor!, clock });
   const file = (relative: string) => path.join(dir, relative);
   return {
     dir,
