@@ -19,7 +19,7 @@ import { nodeFileSystemProbe } from '../src/node/runtime/fileSystemProbe';
 import { processMountTable } from '../src/node/runtime/localMounts';
 
 // The benches drive the core in this process: its paths resolve on this machine, as in the CLI.
-installFileSystemProbe(nodeFileSystemProbe(processMountTable));
+installFileSystemProbe(nodeFileSystemProbe(processMountTable()));
 
 const ROWS: ReadonlyArray<readonly [string, () => Promise<Row>]> = [
   ['read', readRow],

@@ -231,14 +231,15 @@ const importedOnce = {
  *   module's id (its path from the repository root) to its namespace.
  * Modules both sides may hold (`SHARED`), stateless and without classes, so that two copies change nothing: the
  * loader's own, which cannot load the core through the core (the code cache; the thread's CPU clock, which
- * activate() reads too), the artifacts' URI scheme, which activation registers a content provider for, and the
- * agent's launch settings, which activation reads to know whether to start the agent bridge.
+ * activate() reads too), the artifacts' URI scheme, which activation registers a content provider for, the
+ * agent's launch settings, which activation reads to know whether to start the agent bridge, and the lifecycle
+ * helper, which activation's parts keep their listeners in.
  * @param {import('esbuild').BuildOptions} coreOptions how to build the core (the glue's options, less this plugin)
  * @returns {import('esbuild').Plugin}
  */
 function coreOnFirstUse(coreOptions) {
   const LOADER = path.resolve('src/vscode/coreModules.ts');
-  const SHARED = new Set(['src/node/runtime/codeCache.ts', 'src/node/runtime/threadCpu.ts', 'src/executor/results/artifactLayout.ts', 'src/bridge/launch.ts'].map((file) => path.resolve(file)));
+  const SHARED = new Set(['src/node/runtime/codeCache.ts', 'src/node/runtime/threadCpu.ts', 'src/executor/results/artifactLayout.ts', 'src/bridge/launch.ts', 'src/common/lifecycle.ts'].map((file) => path.resolve(file)));
   const glue = (file) => /[\\/]src[\\/](?:vscode[\\/]|extension\.ts$)/.test(file);
   const idOf = (file) => path.relative(process.cwd(), file).split(path.sep).join('/');
   /**

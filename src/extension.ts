@@ -2,23 +2,14 @@
 // content providers, and returns the extension's API.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { ToolExecutor } from './executor';
-import type { IgnoredPaths } from './executor';
 import type { Redactor } from './executor';
-import { ToolRegistry } from './executor';
 import { ARTIFACT_SCHEME } from './executor/results/artifactLayout';
 import { createRedactor } from './executor';
-import { installFileSystemProbe } from './executor';
-import { NodeArtifactStore } from './node/artifacts/nodeArtifactStore';
-import { NodeWorkspaceSnapshotter } from './node/snapshot/nodeSnapshotter';
 import { startThreadClock } from './node/runtime/threadCpu';
-import { nodeFileSystemProbe } from './node/runtime/fileSystemProbe';
-import { processMountTable } from './node/runtime/localMounts';
-import { coreLoad } from './vscode/coreModules';
-import { lazily } from './vscode/lazily';
-import { defaultProcessSupervisor, findVsCodeRipgrep, registerBuiltinTools } from './tools/index';
 import type { LaunchInfo } from './extensionLauncher';
 import type { AgentToolExecutorApi } from './vscode/api';
+import { CONFIG_SECTION, CoreOnFirstUse, round } from './vscode/activation/core';
+import { lazily } from './vscode/lazily';
 import { ArtifactOpener } from './vscode/results/artifactLinks';
 import { DiffLinks } from './vscode/chat/diffLinks';
 import { compactConversation } from './vscode/chat/compact';
@@ -33,47 +24,16 @@ import { AcpChat } from './vscode/acp/acpChat';
 import { registerDemoModel } from './vscode/demoModel/register';
 import { registerEndpointModels } from './vscode/models/register';
 import { LiveRedactor } from './vscode/results/liveRedactor';
-import { ExternalTools } from './vscode/lmTools/externalTools';
 import { declaredLanguageModelTools, registerOwnLanguageModelTools } from './vscode/lmTools/registerOwnTools';
-import { applyExecutorSettingsLive } from './vscode/workspace/liveExecutorSettings';
 import { ToolCallsView } from './vscode/toolCalls/view';
 import { registerRulesList } from './vscode/permissions/rulesList';
-import { watchedIgnoreFiles } from './vscode/workspace/ignoreFilesWatch';
 import { ModalApprovalClient } from './vscode/permissions/approvalDialog';
 import { DiffEditorOpener, SNAPSHOT_SCHEME, SnapshotContentProvider } from './vscode/results/diffEditor';
 import { OutputChannelLogger } from './vscode/logChannel';
-import { SettingsPermissions } from './vscode/permissions/permissionSettings';
-import { BashSandbox } from './tools/sandbox/bashSandbox';
 import { OPEN_ARTIFACT_COMMAND, RESULTS_SCHEME, ResultsDocuments } from './vscode/results/resultsDocument';
 import { RUN_TOOL_CALLS_COMMAND, RunToolCallsCommand } from './vscode/runToolCallsCommand';
 
-const CONFIG_SECTION = 'agentToolExecutor';
-
 let endSession: (() => Promise<void>) | undefined;
-
-/** What the core is started with: what activation made, which the core's parts use. */
-interface CoreWiring {
-  readonly context: vscode.ExtensionContext;
-  readonly sessionId: string;
-  readonly logger: OutputChannelLogger;
-  readonly workspaceFolders: string[];
-  readonly approvalClient: ModalApprovalClient;
-  readonly redactor: LiveRedactor;
-  readonly view: ToolCallsView;
-}
-
-/** The core's parts that activation's parts use, made when first used. */
-interface Core {
-  readonly executor: ToolExecutor;
-  readonly registry: ToolRegistry;
-  readonly permissions: SettingsPermissions;
-  readonly artifactStore: NodeArtifactStore;
-  readonly externalTools: ExternalTools;
-  readonly ignored: IgnoredPaths;
-  readonly sandbox: BashSandbox;
-  /** Ends what the core started: the executor's calls, their processes, the watcher, the session's artifacts. */
-  end(): Promise<void>;
-}
 
 /**
  * `launch`: how `dist/extension.js` loaded this file (src/extensionLauncher.ts); absent when something
@@ -81,19 +41,46 @@ interface Core {
  *
  * Activation registers what VS Code shows and asks for (commands, tools, the participant, views, content
  * providers) and nothing that needs the executor: the executor, the tools and their adapters (the core,
- * `dist/extension-core.js` in the bundle) are loaded and started by `startCore`, the first time one of
+ * `dist/extension-core.js` in the bundle) are loaded and started by `CoreOnFirstUse`, the first time one of
  * them is used, to keep load + activate in the extension host short.
  */
 export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo): AgentToolExecutorApi {
   const clock = startThreadClock();
+  const basics = wireBasics(context);
+  // The core is given the calls view, made by the next step: it starts on first use, after activation.
+  let views: Views | undefined;
+  const core = new CoreOnFirstUse(() => ({ ...basics, context, view: views!.view }));
+  views = wireViews(context, basics, core);
+  wireLanguageModelTools(context, basics, core);
+  const chat = wireChat(context, basics, core, views);
+  wireSessionEnd(context, chat, core);
+  // The scripted, offline model of `npm start`; registered only while agentToolExecutor.demoModel.enabled is on.
+  context.subscriptions.push(registerDemoModel(basics.logger));
+  // The user's own models (agentToolExecutor.models) in the model picker; an endpoint hears from us only when a chat asks it.
+  context.subscriptions.push(registerEndpointModels(context.secrets, basics.logger));
+  logActivated(basics, launch, clock);
+  return extensionApi(context, basics, core, views, chat);
+}
+
+/** What every later step uses: the log, the session, the folders, diff editors, approvals and redaction. */
+interface Basics {
+  readonly channel: vscode.LogOutputChannel;
+  readonly logger: OutputChannelLogger;
+  readonly sessionId: string;
+  readonly storageRoot: vscode.Uri;
+  /** The executor keeps this array; it is updated in place when folders are added or removed. */
+  readonly workspaceFolders: string[];
+  readonly snapshots: SnapshotContentProvider;
+  readonly diffOpener: DiffEditorOpener;
+  readonly approvalClient: ModalApprovalClient;
+  readonly redactor: LiveRedactor;
+}
+
+function wireBasics(context: vscode.ExtensionContext): Basics {
   const subscriptions = context.subscriptions;
   const channel = vscode.window.createOutputChannel('Agent Tool Executor', { log: true });
   subscriptions.push(channel);
   const logger = new OutputChannelLogger(channel);
-  const sessionId = randomUUID();
-  const storageRoot = context.storageUri ?? context.globalStorageUri;
-
-  // The executor keeps this array; it is updated in place when folders are added or removed.
   const workspaceFolders: string[] = [];
   const syncFolders = () => workspaceFolders.splice(0, workspaceFolders.length, ...(vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath));
   syncFolders();
@@ -107,31 +94,31 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(`${CONFIG_SECTION}.redaction.patterns`) && redactor.reload()),
   );
+  const storageRoot = context.storageUri ?? context.globalStorageUri;
+  return { channel, logger, sessionId: randomUUID(), storageRoot, workspaceFolders, snapshots, diffOpener, approvalClient, redactor };
+}
 
-  // 1. What the user sees: diff editors, results, artifacts; the window's turns and calls, live, with their
-  //    timelines, and a status bar count (the calls come once the core has started).
+/** What the user sees of the calls. */
+interface Views {
+  readonly results: ResultsDocuments;
+  readonly diffLinks: DiffLinks;
+  readonly artifacts: ArtifactOpener;
+  readonly view: ToolCallsView;
+  readonly runCommand: RunToolCallsCommand;
+}
+
+/**
+ * Diff editors, results, artifacts; the window's turns and calls, live, with their timelines, and a status
+ * bar count (the calls come once the core has started); the commands that show them.
+ */
+function wireViews(context: vscode.ExtensionContext, basics: Basics, core: CoreOnFirstUse): Views {
+  const { channel, snapshots, diffOpener, workspaceFolders } = basics;
   const results = new ResultsDocuments();
   const diffLinks = new DiffLinks(diffOpener);
-  let started: Core | undefined;
-  // A core that failed to start is not started again (half of it may be running): each use gets its error.
-  let failed: { readonly error: unknown } | undefined;
-  const core = (): Core => {
-    if (started) return started;
-    if (failed) throw failed.error;
-    try {
-      return (started = startCore({ context, sessionId, logger, workspaceFolders, approvalClient, redactor, view }));
-    } catch (error) {
-      failed = { error };
-      logger.error('core.start_failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-      throw error;
-    }
-  };
-  const executor = lazily(() => core().executor);
-  const permissions = lazily(() => core().permissions);
-  const artifacts = new ArtifactOpener(lazily(() => core().artifactStore));
+  const artifacts = new ArtifactOpener(lazily(() => core.get().artifactStore));
   const view = new ToolCallsView({ diffLinks, artifacts, results, workDir: () => workspaceFolders[0] });
-  const runCommand = new RunToolCallsCommand(executor, diffOpener, results, () => workspaceFolders[0]);
-  subscriptions.push(
+  const runCommand = new RunToolCallsCommand(core.executor, diffOpener, results, () => workspaceFolders[0]);
+  context.subscriptions.push(
     snapshots,
     results,
     view,
@@ -143,79 +130,100 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
     vscode.commands.registerCommand(RUN_TOOL_CALLS_COMMAND, (calls?: unknown, options?: object) => runCommand.run(calls, options)),
     vscode.commands.registerCommand(OPEN_ARTIFACT_COMMAND, (uri: string | vscode.Uri) => artifacts.open(uri)),
     diffLinks,
-    registerRulesList(permissions),
+    registerRulesList(core.permissions),
   );
+  return { results, diffLinks, artifacts, view, runCommand };
+}
 
-  // 2. Our tools for every agent (vscode.lm.registerTool), through this executor; the other extensions' and MCP
-  //    servers' tools the user picked (agentToolExecutor.externalTools.include) join its registry with the core.
-  subscriptions.push(registerOwnLanguageModelTools({ executor, redactor }, declaredLanguageModelTools(context.extension.packageJSON), logger));
+/**
+ * Our tools for every agent (vscode.lm.registerTool), through this executor; the other extensions' and MCP
+ * servers' tools the user picked (agentToolExecutor.externalTools.include) join its registry with the core.
+ */
+function wireLanguageModelTools(context: vscode.ExtensionContext, basics: Basics, core: CoreOnFirstUse): void {
+  const tools = declaredLanguageModelTools(context.extension.packageJSON);
+  context.subscriptions.push(registerOwnLanguageModelTools({ executor: core.executor, redactor: basics.redactor }, tools, basics.logger));
+}
 
-  // 3. `@executor` in the chat panel; with agentToolExecutor.agent.command set, prompts go to that agent
-  //    (its own process, over JSON-RPC; src/vscode/bridge/, loaded only once an agent is configured).
-  const agent = new AgentBridge({ executor, logger, version: String(context.extension.packageJSON.version), participantId: PARTICIPANT_ID, redactor, diffLinks, workspaceFolders: () => workspaceFolders });
-  subscriptions.push(agent);
-  //    Or to an ACP agent (agentToolExecutor.acp.agents, chosen by agentToolExecutor.chat.agent or /agent;
-  //    src/vscode/acp/): its file, terminal and permission requests run through this executor too.
-  const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version: String(context.extension.packageJSON.version), workspaceFolders: () => workspaceFolders });
-  const acpChat = new AcpChat(acpAgents, { redactor, diffLinks, workspaceFolders: () => workspaceFolders });
-  subscriptions.push(acpAgents);
+/** The chat panel's front ends, and what the participant's commands are given. */
+interface Chat {
+  readonly agent: AgentBridge;
+  readonly acpAgents: AcpAgents;
+  readonly acpChat: AcpChat;
+  readonly chatHost: CommandHost;
+}
+
+/**
+ * `@executor` in the chat panel; with agentToolExecutor.agent.command set, prompts go to that agent (its own
+ * process, over JSON-RPC; src/vscode/bridge/, loaded only once an agent is configured). Or to an ACP agent
+ * (agentToolExecutor.acp.agents, chosen by agentToolExecutor.chat.agent or /agent; src/vscode/acp/): its file,
+ * terminal and permission requests run through this executor too.
+ */
+function wireChat(context: vscode.ExtensionContext, basics: Basics, core: CoreOnFirstUse, views: Views): Chat {
+  const { logger, redactor, approvalClient, sessionId } = basics;
+  const { executor, permissions } = core;
+  const { diffLinks } = views;
+  const workspaceFolders = () => basics.workspaceFolders;
+  const version = String(context.extension.packageJSON.version);
+  const agent = new AgentBridge({ executor, logger, version, participantId: PARTICIPANT_ID, redactor, diffLinks, workspaceFolders });
+  context.subscriptions.push(agent);
+  const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version, workspaceFolders });
+  const acpChat = new AcpChat(acpAgents, { redactor, diffLinks, workspaceFolders });
+  context.subscriptions.push(acpAgents);
   // Each `@executor` request is checkpointed before its first write, so the reply can undo it.
-  const turnUndo = new TurnUndo(storageRoot, () => workspaceFolders, snapshots);
-  subscriptions.push(turnUndo);
+  const turnUndo = new TurnUndo(basics.storageRoot, workspaceFolders, basics.snapshots);
+  context.subscriptions.push(turnUndo);
   const chatHost: CommandHost = {
     participantId: PARTICIPANT_ID,
     executor,
     redactor,
     diffLinks,
     policy: permissions,
-    workspaceFolders: () => workspaceFolders,
+    workspaceFolders,
     maxRounds: () => vscode.workspace.getConfiguration(CONFIG_SECTION).get<number>('chat.maxRounds') ?? DEFAULT_MAX_ROUNDS,
-    refreshTools: () => core().externalTools.sync(),
+    refreshTools: () => core.get().externalTools.sync(),
     contextMemory: new ContextMemory(),
     // A result taken out of the prompt is saved as the executor saves large results, so Read finds it again.
-    saveResult: async (callId, text) => (await core().artifactStore.write({ sessionId, callId, retention: 'session', content: text })).uri,
+    saveResult: async (callId, text) => (await core.get().artifactStore.write({ sessionId, callId, retention: 'session', content: text })).uri,
     promptSettings: () => {
       const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
       return { instructions: config.get<string>('chat.instructions') ?? '', instructionFiles: config.get<boolean>('chat.instructionFiles') ?? true };
     },
-    permissionMode: () => core().permissions.mode,
-    sandboxState: () => core().sandbox.state,
-    ignoredPaths: () => core().ignored,
+    permissionMode: () => core.get().permissions.mode,
+    sandboxState: () => core.get().sandbox.state,
+    ignoredPaths: () => core.get().ignored,
     logger,
     checkpoints: turnUndo,
   };
-  subscriptions.push(
-    registerChatParticipant(
-      chatHost,
-      context.extensionUri,
-      agent,
-      acpChat,
-      // A request starts the core at once, while the model thinks: its first call does not wait for it. A core
-      // that fails to start fails the uses that need it (`/agent` and an ACP agent's prompt do not).
-      () => {
-        try {
-          core();
-        } catch {
-          // Logged as core.start_failed; each use of the core gets the error.
-        }
-      },
-    ),
-  );
-
-  endSession = async () => {
-    await agent.stop();
-    await acpAgents.closeAll();
-    await started?.end();
+  // A request starts the core at once, while the model thinks: its first call does not wait for it. A core
+  // that fails to start fails the uses that need it (`/agent` and an ACP agent's prompt do not).
+  const startCore = () => {
+    try {
+      core.get();
+    } catch {
+      // Logged as core.start_failed; each use of the core gets the error.
+    }
   };
-  // Ended with the rest of what the extension created too; `deactivate` awaits it, and runs it once.
-  subscriptions.push({ dispose: () => void deactivate() });
-  // The scripted, offline model of `npm start`; registered only while agentToolExecutor.demoModel.enabled is on.
-  subscriptions.push(registerDemoModel(logger));
-  // The user's own models (agentToolExecutor.models) in the model picker; an endpoint hears from us only when a chat asks it.
-  subscriptions.push(registerEndpointModels(context.secrets, logger));
-  // Our own time, measured here: VS Code's "Load Code" of an extension also spans whatever the extension host
-  // runs between starting to load it and loading it, such as the extensions activated before it by the same event.
-  // With this thread's CPU time in each, and the time it waited on a run queue for a core (Linux).
+  context.subscriptions.push(registerChatParticipant(chatHost, context.extensionUri, agent, acpChat, startCore));
+  return { agent, acpAgents, acpChat, chatHost };
+}
+
+/** The session ends with the window: agents stopped, then the core; `deactivate` awaits it, and runs it once. */
+function wireSessionEnd(context: vscode.ExtensionContext, chat: Chat, core: CoreOnFirstUse): void {
+  endSession = async () => {
+    await chat.agent.stop();
+    await chat.acpAgents.closeAll();
+    await core.started?.end();
+  };
+  // Ended with the rest of what the extension created too.
+  context.subscriptions.push({ dispose: () => void deactivate() });
+}
+
+/**
+ * Our own time, measured here: VS Code's "Load Code" of an extension also spans whatever the extension host
+ * runs between starting to load it and loading it, such as the extensions activated before it by the same event.
+ * With this thread's CPU time in each, and the time it waited on a run queue for a core (Linux).
+ */
+function logActivated(basics: Basics, launch: LaunchInfo | undefined, clock: ReturnType<typeof startThreadClock>): void {
   const took = clock.elapsed();
   const ownMs = {
     loadMs: round(launch?.loadMs),
@@ -225,133 +233,40 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
     loadRunQueueMs: round(launch?.loadRunQueueMs),
     activateRunQueueMs: round(took.runQueueMs),
   };
-  logger.info('activated', { sessionId, storage: storageRoot.toString(), ...ownMs, codeCache: launch?.codeCache ?? 'not loaded by the launcher' });
+  basics.logger.info('activated', { sessionId: basics.sessionId, storage: basics.storageRoot.toString(), ...ownMs, codeCache: launch?.codeCache ?? 'not loaded by the launcher' });
+}
 
+/** The API other extensions (and the tests, in test mode) get. */
+function extensionApi(context: vscode.ExtensionContext, basics: Basics, core: CoreOnFirstUse, views: Views, chat: Chat): AgentToolExecutorApi {
+  const { runCommand, artifacts } = views;
   const api: AgentToolExecutorApi = {
     get executor() {
-      return core().executor;
+      return core.get().executor;
     },
     get registry() {
-      return core().registry;
+      return core.get().registry;
     },
     runToolCalls: (calls, options) => runCommand.run(calls, options),
     openArtifact: (uri) => artifacts.open(uri),
   };
   if (context.extensionMode === vscode.ExtensionMode.Test) {
+    const { approvalClient, storageRoot } = basics;
+    const { acpChat, chatHost } = chat;
     Object.assign(api, {
       testing: {
         setApprovalResponder: (responder) => approvalClient.setResponder(responder),
         storageRoot,
-        reloadPermissions: () => core().permissions.reload(),
-        permissionRules: () => core().permissions.rules,
-        removePermissionRule: (rule) => core().permissions.removeRule(rule),
+        reloadPermissions: () => core.get().permissions.reload(),
+        permissionRules: () => core.get().permissions.rules,
+        removePermissionRule: (rule) => core.get().permissions.removeRule(rule),
         acpPrompt: (name, request, stream, token) => acpChat.handle(request, name, stream, token),
-        coreStarted: () => started !== undefined,
+        coreStarted: () => core.started !== undefined,
         modelPrompt: (request, chatContext, stream, token) => runModelLoop(chatHost, request, chatContext, stream, token),
         compactPrompt: (request, chatContext, stream, token) => compactConversation(chatHost, request, chatContext, stream, token),
       } satisfies NonNullable<AgentToolExecutorApi['testing']>,
     });
   }
   return api;
-}
-
-/**
- * The core: the executor with its ports' adapters and its tools, started the first time activation's parts
- * need it. Logged as `core.started`: loading its code (`dist/extension-core.js`: `loadMs`, `loadCpuMs`) and
- * starting it (`startMs`, `startCpuMs`), apart.
- */
-function startCore(wiring: CoreWiring): Core {
-  const clock = startThreadClock();
-  // The core's code is loaded by the first of its names read below, unless something read one before.
-  const loadedBefore = coreLoad() !== undefined;
-  const { context, sessionId, logger, workspaceFolders, approvalClient, redactor, view } = wiring;
-  const subscriptions = context.subscriptions;
-  // Paths are resolved on this machine's file system, before any tool or rule can ask for one.
-  installFileSystemProbe(nodeFileSystemProbe(processMountTable));
-  // The extension host runs on Node next to the storage folder, so the CLI's store serves here too.
-  const storageRoot = context.storageUri ?? context.globalStorageUri;
-  const artifactStore = new NodeArtifactStore({ root: storageRoot.fsPath });
-  void artifactStore.prune(sessionId).catch((error) => logger.warn('artifacts.prune_failed', { error: String(error) }));
-  // The walk of spec §5 before and after each non-read-only call, plus a watcher for what the walk misses.
-  // The CLI's watcher feed: VS Code's own watcher (1.139, remote server) did not report writes
-  // to files in new nested folders in our tests, so it cannot fill the walk's blind spot.
-  const snapshotter = new NodeWorkspaceSnapshotter({ logger });
-  snapshotter.warmUp(workspaceFolders);
-  // The spawn helper that forks the host's shells, started now rather than by the first command, which
-  // would wait for it (a Node process); after this use, since starting it forks the host.
-  setImmediate(() => defaultProcessSupervisor.warmUp());
-
-  // Claude Code's settings files and VS Code's settings: rules, mode and command hooks.
-  // Agents' ignore files (.aiignore, …): every tool, the command checks and the snapshots honour them.
-  const agentIgnore = watchedIgnoreFiles(() => workspaceFolders);
-  subscriptions.push(agentIgnore.disposable);
-  // The OS sandbox around Bash: configured with the rules; where it cannot run, said once.
-  const sandbox = new BashSandbox({ onUnavailable: (message) => void vscode.window.showWarningMessage(`Agent Tool Executor: ${message}`) });
-  subscriptions.push({ dispose: () => void sandbox.dispose() });
-  // The ripgrep VS Code ships, looked up once (up to four files checked): the sandbox and Grep use it.
-  const rgPath = findVsCodeRipgrep(vscode.env.appRoot);
-  const sandboxWiring = { sandbox, ignoreFiles: () => agentIgnore.ignored.names(), ripgrep: rgPath };
-  const permissions = new SettingsPermissions(() => workspaceFolders, logger, agentIgnore.ignored, sandboxWiring);
-  subscriptions.push(permissions);
-  void permissions.reload();
-
-  const config = vscode.workspace.getConfiguration(CONFIG_SECTION);
-  const registry = new ToolRegistry();
-  const executor = new ToolExecutor({
-    registry,
-    sessionId,
-    workspaceFolders,
-    approvalClient,
-    permissionPolicy: permissions,
-    hooks: permissions,
-    artifactStore,
-    snapshotter,
-    redactor,
-    logger,
-    ignored: agentIgnore.ignored,
-    maxConcurrency: config.get<number>('maxConcurrency'),
-    defaultTimeoutMs: config.get<number>('defaultTimeoutMs'),
-  });
-  // Concurrency and the default timeout follow their settings without a reload.
-  subscriptions.push(applyExecutorSettingsLive(executor));
-  subscriptions.push({ dispose: registerBuiltinTools(registry, { backgroundTasks: executor, rgPath, sandbox }) });
-  const externalTools = new ExternalTools(registry, logger);
-  subscriptions.push(externalTools);
-  view.attach(executor);
-
-  const code = coreLoad();
-  // Starting it, less loading its code when that happened here: the two are logged apart.
-  const loadedHere = loadedBefore ? undefined : code;
-  const took = clock.elapsed();
-  logger.info('core.started', {
-    startMs: round(took.ms - (loadedHere?.loadMs ?? 0)),
-    startCpuMs: round(took.cpuMs === undefined ? undefined : took.cpuMs - (loadedHere?.loadCpuMs ?? 0)),
-    loadMs: round(code?.loadMs),
-    loadCpuMs: round(code?.loadCpuMs),
-    loadRunQueueMs: round(code?.loadRunQueueMs),
-    codeCache: code?.codeCache ?? 'not loaded on first use',
-  });
-  return {
-    executor,
-    registry,
-    permissions,
-    artifactStore,
-    externalTools,
-    ignored: agentIgnore.ignored,
-    sandbox,
-    end: async () => {
-      await artifactStore.endSession(sessionId);
-      await executor.dispose();
-      // Shell commands still running when VS Code closes die with their whole process tree.
-      await defaultProcessSupervisor.dispose();
-      await snapshotter.dispose();
-    },
-  };
-}
-
-/** Milliseconds to a tenth, for the log. */
-function round(ms: number | undefined): number | undefined {
-  return ms === undefined ? undefined : Math.round(ms * 10) / 10;
 }
 
 /** Built-in secret formats, secret-named environment values, and the user's patterns (spec §6). */

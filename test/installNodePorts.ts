@@ -6,4 +6,4 @@ import { installFileSystemProbe } from '../src/executor/ports/fileSystemProbe';
 import { nodeFileSystemProbe } from '../src/node/runtime/fileSystemProbe';
 import { processMountTable } from '../src/node/runtime/localMounts';
 
-installFileSystemProbe(nodeFileSystemProbe(processMountTable));
+installFileSystemProbe(nodeFileSystemProbe(processMountTable()));

@@ -54,7 +54,7 @@ export interface HostActivation {
   readonly ownActivateRunQueueMs: number;
   /**
    * The first use, after the measures above: "Agent Tool Executor: Permission Rules…" reads the rules, which starts
-   * the core (src/extension.ts `startCore`), logged as `core.started`: loading and running extension-core.js, and
+   * the core (src/vscode/activation/core.ts `startCore`), logged as `core.started`: loading and running extension-core.js, and
    * starting the executor with its tools and adapters, each with the thread's CPU time, and the core's code cache.
    */
   readonly firstUse: { readonly loadMs: number; readonly loadCpuMs: number; readonly startMs: number; readonly startCpuMs: number; readonly codeCache: string };

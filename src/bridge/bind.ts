@@ -4,6 +4,7 @@
 import { ResponseError } from 'vscode-jsonrpc';
 import { BridgeErrorCodes, Methods } from './protocol';
 import type { BridgeService, CancelToken } from './service';
+import { disposableStore } from '../common/lifecycle';
 
 /** The part of a JSON-RPC endpoint the bridge needs. */
 export interface RpcEndpoint {
@@ -26,9 +27,9 @@ export function bindBridge(endpoint: RpcEndpoint, service: BridgeService, option
     [Methods.executeBatch]: (params, token) => service.executeBatch(params, token),
     [Methods.cancelTurn]: (params) => service.cancelTurn(params),
   };
-  const disposables: { dispose(): void }[] = [];
+  const disposables = disposableStore();
   if (options.requireInitialize) {
-    disposables.push(
+    disposables.add(
       endpoint.onRequest(Methods.initialize, (...args: unknown[]) => {
         const { params } = split(args);
         if (params instanceof ResponseError) return params;
@@ -39,7 +40,7 @@ export function bindBridge(endpoint: RpcEndpoint, service: BridgeService, option
     );
   }
   for (const [method, handler] of Object.entries(methods)) {
-    disposables.push(
+    disposables.add(
       endpoint.onRequest(method, (...args: unknown[]) => {
         const { params, token } = split(args);
         if (params instanceof ResponseError) return params;
@@ -48,7 +49,7 @@ export function bindBridge(endpoint: RpcEndpoint, service: BridgeService, option
       }),
     );
   }
-  return { dispose: () => disposables.splice(0).forEach((disposable) => disposable.dispose()) };
+  return disposables;
 }
 
 /** vscode-jsonrpc calls a string-method handler with (token), (params, token) or (...positional, token). */

@@ -49,7 +49,7 @@ export interface CliAdapters {
 
 export async function createCliAdapters(options: CliAdapterOptions): Promise<CliAdapters> {
   // Paths are resolved on this machine's file system, before any tool or rule can ask for one.
-  installFileSystemProbe(nodeFileSystemProbe(processMountTable));
+  installFileSystemProbe(nodeFileSystemProbe(processMountTable()));
   const redactor = createRedactor({ env: process.env });
   const logger = redactingLogger(options.logger, redactor);
   let settings: Record<string, unknown> | undefined;

@@ -6,12 +6,12 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ToolDefinition } from '../executor';
 import { projectErrorMessage } from '../executor';
-import { ToolExecutor } from '../executor';
+import { DeadlineClock, ToolExecutor } from '../executor';
 import type { ApprovalClient } from '../executor';
 import type { Logger } from '../executor';
 import { ToolRegistry } from '../executor';
 import { registerBuiltinTools } from '../tools/index';
-import { ProcessSupervisor } from '../tools/process/processTree';
+import { ProcessSupervisor } from '../tools/process/supervisor';
 import { createCliAdapters } from './adapters';
 import { UsageError, type CliExecutorArgs } from './args';
 import type { ToolContainment } from './toolModules/containment';
@@ -64,6 +64,8 @@ export async function createCliExecutor(
   const registry = new ToolRegistry();
   // The run's own: whatever its commands started is stopped before the CLI returns.
   const supervisor = new ProcessSupervisor();
+  // One clock for the calls' deadlines and Bash's timeouts.
+  const clock = new DeadlineClock();
   const executor = new ToolExecutor({
     ...adapters.options,
     registry,
@@ -73,6 +75,7 @@ export async function createCliExecutor(
     defaultTimeoutMs: args.timeoutMs,
     maxConcurrency: args.concurrency,
     maxModelBytes: args.maxResultBytes,
+    clock,
   });
   const close = async () => {
     await executor.dispose();
@@ -80,7 +83,7 @@ export async function createCliExecutor(
     await adapters.close();
   };
   try {
-    registerBuiltinTools(registry, { backgroundTasks: executor, supervisor, sandbox: adapters.sandbox });
+    registerBuiltinTools(registry, { backgroundTasks: executor, supervisor, clock, sandbox: adapters.sandbox });
     for (const { module, defs } of moduleTools) {
       for (const def of defs) {
         if (registry.has(def.name)) throw new UsageError(`--tools ${module}: tool ${def.name} is already registered`);

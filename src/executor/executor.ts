@@ -28,6 +28,7 @@ import type { ToolCallResult } from './contract/result';
 import { scheduleCalls, type ScheduleGroup } from './turn/scheduler';
 import { Turn, type TurnHost, type TurnOptions } from './turn/turn';
 import { DEFAULT_TOOL_TIMEOUT_MS } from './call/stages/run/timeout';
+import { DeadlineClock } from './call/deadlineClock';
 import { noTelemetry } from './inMemoryTelemetry';
 
 export interface ExecutorOptions {
@@ -54,6 +55,8 @@ export interface ExecutorOptions {
   readonly ignored?: IgnoredPaths;
   /** @default 300000 */
   readonly defaultTimeoutMs?: number;
+  /** The clock the calls' deadlines run on; a host shares one with its tools. @default a clock of this executor's own */
+  readonly clock?: DeadlineClock;
   /** Handlers running at once across every turn of this executor. @default 5 */
   readonly maxConcurrency?: number;
   /** Budget of tools that declare none. @default 262144 */
@@ -107,6 +110,7 @@ export class ToolExecutor {
       files: options.files ?? new InMemoryFileLedger(),
       ignored: options.ignored,
       defaultTimeoutMs: options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      clock: options.clock ?? new DeadlineClock(),
       defaultResultBudget: { maxModelBytes: options.maxModelBytes ?? DEFAULT_MAX_MODEL_BYTES, strategy: 'artifact' },
       approvalTimeoutMs: options.approvalTimeoutMs,
       // Every call runs in a turn, which replaces this with its own emitter.

@@ -45,5 +45,5 @@ export { AGENT_IGNORE_FILES, SECRET_FILE_GLOBS } from './policy/path/sensitiveFi
 export { GIT_DIR_NAME, gitControlPath, GIT_CONTROL_FILES, GIT_CONTROL_FOLDERS, GIT_WORKTREE_FILES, includedFiles, submodulePaths, GIT_PROTECTED_NAMES } from './policy/path/gitFiles';
 export { deferredSchema } from './contract/schema';
 export { resolveModelPath } from './policy/path/modelPath';
-export { deadlineClock, type ClockEntry } from './call/deadlineClock';
+export { DeadlineClock, type ClockEntry } from './call/deadlineClock';
 export { flagsOf } from './contract/flags';

@@ -1,6 +1,7 @@
 // The built-in tools, one file each, created by one factory and registered through the registry.
 import type { ToolDefinition } from '../executor';
 import type { ToolRegistry } from '../executor';
+import { DeadlineClock } from '../executor';
 import { BackgroundShells } from './shell/backgroundShells';
 import { createBashTool } from './shell/bash';
 import { createBashOutputTool } from './shell/bashOutput';
@@ -9,7 +10,6 @@ import { createGlobTool } from './search/glob';
 import { createGrepTool } from './search/grep';
 import { createKillBashTool } from './shell/killBash';
 import type { BuiltinToolsOptions } from './options';
-import { defaultProcessSupervisor, type ProcessSupervisor } from './process/processTree';
 import { createReadTool } from './file/read';
 import { createTodoWriteTool, TodoStore } from './todoWrite';
 import { createWebFetchTool } from './web/webFetch';
@@ -17,12 +17,13 @@ import { createWriteTool } from './file/write';
 
 export { findRipgrep, findVsCodeRipgrep } from './search/ripgrep';
 export { TodoStore, type Todo } from './todoWrite';
-export { ProcessSupervisor, defaultProcessSupervisor } from './process/processTree';
+export { ProcessSupervisor } from './process/supervisor';
 export type { BackgroundTaskHost, BuiltinToolsOptions, WebFetchOptions } from './options';
 
 /** Every built-in tool, in the order they are offered to the model. */
-export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefinition[] {
-  const supervisor: ProcessSupervisor = options.supervisor ?? defaultProcessSupervisor;
+export function createBuiltinTools(options: BuiltinToolsOptions): ToolDefinition[] {
+  const { supervisor } = options;
+  const clock = options.clock ?? new DeadlineClock();
   const background = options.backgroundTasks ? new BackgroundShells(options.backgroundTasks) : undefined;
   return [
     createReadTool({ localFiles: options.localFiles }),
@@ -30,7 +31,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefin
     createEditTool(),
     createGlobTool(),
     createGrepTool({ rgPath: options.rgPath }),
-    createBashTool({ options, supervisor, background }),
+    createBashTool({ options, supervisor, clock, background }),
     createWebFetchTool(options.fetch),
     createTodoWriteTool(options.todos ?? new TodoStore()),
     createBashOutputTool(background),
@@ -39,7 +40,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): ToolDefin
 }
 
 /** Registers the built-in tools; returns a function that unregisters them all. */
-export function registerBuiltinTools(registry: ToolRegistry, options: BuiltinToolsOptions = {}): () => void {
+export function registerBuiltinTools(registry: ToolRegistry, options: BuiltinToolsOptions): () => void {
   const unregister = createBuiltinTools(options).map((tool) => registry.register(tool));
   return () => unregister.forEach((undo) => undo());
 }

@@ -1,7 +1,7 @@
 // What the composition root (extension or CLI) hands the built-in tools.
-import type { ExternalBackgroundTask, TrackedTask } from '../executor';
+import type { DeadlineClock, ExternalBackgroundTask, TrackedTask } from '../executor';
 import type { LocalFileSystems } from '../node/runtime/localMounts';
-import type { ProcessSupervisor } from './process/processTree';
+import type { ProcessSupervisor } from './process/supervisor';
 import type { BashSandbox } from './sandbox/bashSandbox';
 import type { TodoStore } from './todoWrite';
 
@@ -39,8 +39,10 @@ export interface BuiltinToolsOptions {
   /** The environment Bash starts from, before secret filtering. @default `process.env` */
   readonly env?: NodeJS.ProcessEnv;
   readonly fetch?: WebFetchOptions;
-  /** Owns the shell processes; `dispose()` it on deactivation to kill what still runs. @default `defaultProcessSupervisor` */
-  readonly supervisor?: ProcessSupervisor;
+  /** Owns the shell processes; the host builds it and `dispose()`s it on deactivation to kill what still runs. */
+  readonly supervisor: ProcessSupervisor;
+  /** The clock of Bash's timeout; a host shares its executor's. @default a clock of these tools' own */
+  readonly clock?: DeadlineClock;
   /** Runs Bash commands in the OS sandbox when its settings turn it on. @default none: never sandboxed */
   readonly sandbox?: BashSandbox;
   /** Where TodoWrite keeps each session's list (a UI may read it). @default a new in-memory store */

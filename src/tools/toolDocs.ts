@@ -3,7 +3,7 @@
 // `node scripts/gen-lm-tools.mjs` writes them; test/unit/tools/readme.test.ts fails when they differ.
 import type { JsonSchema, ToolDefinition } from '../executor';
 import { canRunInParallel, dependencyOf, flagsOf, ToolRegistry } from '../executor';
-import { createBuiltinTools } from './index';
+import { createBuiltinTools, ProcessSupervisor } from './index';
 import { PATH_ALIAS_DESCRIPTION } from './fileAccess/toolPaths';
 
 /** Where README.md's generated table starts and ends; the lines between them are replaced. */
@@ -13,8 +13,13 @@ export const TOOL_TABLE_END = '<!-- end of generated tool table -->';
 /** The line of docs/PROTOCOL.md's sample session where the reference agent lists the tools it was offered. */
 const TOOL_LIST_LINE = /I can use \d+ tools: [^\n]*\./;
 
+/** The built-in tools' definitions, for docs: nothing runs, so a supervisor of their own that never starts a process. */
+function describedTools(): ToolDefinition[] {
+  return createBuiltinTools({ supervisor: new ProcessSupervisor() });
+}
+
 /** README.md's table of the built-in tools: one row each, in the order the model is offered them. */
-export function toolTable(tools: readonly ToolDefinition[] = createBuiltinTools()): string {
+export function toolTable(tools: readonly ToolDefinition[] = describedTools()): string {
   const registry = new ToolRegistry();
   for (const tool of tools) registry.register(tool);
   const rows = tools.map((tool) => {
@@ -26,7 +31,7 @@ export function toolTable(tools: readonly ToolDefinition[] = createBuiltinTools(
 }
 
 /** The reference agent's line listing the tools a `tool-exec serve` offers: every built-in tool, by name. */
-export function toolListLine(tools: readonly ToolDefinition[] = createBuiltinTools()): string {
+export function toolListLine(tools: readonly ToolDefinition[] = describedTools()): string {
   const names = tools.map((tool) => tool.name).sort();
   return `I can use ${names.length} tools: ${names.join(', ')}.`;
 }

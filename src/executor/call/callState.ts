@@ -2,6 +2,7 @@
 // records by phase, each written only by the stages it is handed to.
 import type { FileStateLedger, ResultBudget, ToolCall, ToolDisplay, ToolOutput } from '../contract/contract';
 import type { ToolDeadline } from './deadline';
+import type { DeadlineClock } from './deadlineClock';
 import type { CallEvent, CallFlags } from '../contract/events';
 import type { ToolEntry, ToolRegistry } from '../contract/registry';
 import type { AdmissionGate } from '../ports/admissionGate';
@@ -43,6 +44,8 @@ export interface ExecutorDeps {
   readonly ignored?: IgnoredPaths;
   /** Timeout of tools that declare none. */
   readonly defaultTimeoutMs: number;
+  /** The clock every call's deadline runs on. */
+  readonly clock: DeadlineClock;
   /** Budget of tools that declare none. */
   readonly defaultResultBudget: ResultBudget;
   /** Denies an approval nobody answered in time; undefined waits for as long as the turn lasts. */

@@ -1,6 +1,6 @@
 // The pausable deadline of a call (spec §3.7): the clock stops while the tool's model request is queued.
 import type { DeadlineControl } from '../contract/contract';
-import { deadlineClock, type ClockEntry } from './deadlineClock';
+import type { ClockEntry, DeadlineClock } from './deadlineClock';
 
 /**
  * A one-shot timer that can be paused. Time spent paused is not counted against the budget
@@ -19,6 +19,8 @@ export class ToolDeadline implements DeadlineControl {
   constructor(
     private readonly timeoutMs: number | undefined,
     private readonly onExpire: () => void,
+    /** The clock its timer runs on: one per host, shared by every call. */
+    private readonly clock: DeadlineClock,
     private readonly now: () => number = () => performance.now(),
   ) {
     this.remainingMs = timeoutMs ?? Number.POSITIVE_INFINITY;
@@ -74,7 +76,7 @@ export class ToolDeadline implements DeadlineControl {
   private arm(): void {
     this.runningSince = this.now();
     if (!Number.isFinite(this.remainingMs)) return;
-    this.timer = deadlineClock.at(performance.now() + Math.max(0, this.remainingMs), () => {
+    this.timer = this.clock.at(performance.now() + Math.max(0, this.remainingMs), () => {
       this.timer = undefined;
       if (this.done) return;
       this.done = true;

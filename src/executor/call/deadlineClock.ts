@@ -102,6 +102,3 @@ export class DeadlineClock {
     if (failure) throw failure.error;
   }
 }
-
-/** The process's clock, shared by every executor and tool. */
-export const deadlineClock = new DeadlineClock();

@@ -186,5 +186,9 @@ export class MountTable implements LocalFileSystems {
   }
 }
 
-/** The table every call of this process asks. */
-export const processMountTable = new MountTable();
+let processTable: MountTable | undefined;
+
+/** The table every call of this process asks, built on first use: importing this module builds nothing. */
+export function processMountTable(): MountTable {
+  return (processTable ??= new MountTable());
+}

@@ -62,7 +62,7 @@ export interface ReadToolOptions {
 }
 
 export function createReadTool(options: ReadToolOptions = {}): ToolDefinition<ReadInput, ReadData> {
-  const localFiles = options.localFiles ?? processMountTable;
+  const localFiles = options.localFiles ?? processMountTable();
   return {
     name: 'Read',
     description:

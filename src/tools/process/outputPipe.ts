@@ -97,7 +97,7 @@ export class FifoPool {
   constructor(
     private readonly runQuietly: RunQuietly,
     private readonly platform: NodeJS.Platform = process.platform,
-    private readonly mounts: FifoMounts = processMountTable,
+    private readonly mounts: FifoMounts = processMountTable(),
     private readonly parents: () => readonly string[] = fifoParents,
   ) {}
 
@@ -231,7 +231,7 @@ export function fifoParents(env: NodeJS.ProcessEnv = process.env): string[] {
 
 /**
  * A private folder (0700) in the first of `parents` on a file system in memory that takes one, else in the
- * temp folder; its real path, the one /proc shows for a FIFO in it (src/tools/process/processTree.ts names a tree's
+ * temp folder; its real path, the one /proc shows for a FIFO in it (src/tools/process/procfs.ts names a tree's
  * output by it).
  */
 function makeFolder(parents: readonly string[], mounts: FifoMounts): string {

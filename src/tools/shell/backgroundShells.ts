@@ -4,7 +4,7 @@ import type { OutputFollower, TaskExit } from '../../executor';
 import { formatBytes } from '../../executor';
 import { BASH_EXIT_DRAIN_MS } from './exitDrain';
 import type { BackgroundTaskHost } from '../options';
-import type { ProcessTree } from '../process/processTree';
+import type { ProcessTree } from '../process/supervisor';
 import { EscapeStripper } from './terminalEscapes';
 
 /** Output a background command keeps (its newest part); older output is dropped and counted. */

@@ -5,13 +5,13 @@ import type { Readable } from 'node:stream';
 import * as fs from 'node:fs';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOutput, ToolOutputStream } from '../../executor';
-import { deadlineClock, type ClockEntry } from '../../executor';
+import type { ClockEntry, DeadlineClock } from '../../executor';
 import { deferredSchema } from '../../executor';
 import { formatGoDuration } from '../../executor';
 import type { BackgroundShells } from './backgroundShells';
 import { BASH_EXIT_DRAIN_MS } from './exitDrain';
 import type { BuiltinToolsOptions } from '../options';
-import type { KillReport, ProcessSupervisor, ProcessTree } from '../process/processTree';
+import type { KillReport, ProcessSupervisor, ProcessTree } from '../process/supervisor';
 import { SpawnHelperLostError } from '../process/spawnHelper';
 import { BlockedOutputScanner, blockedNote } from '../sandbox/blocked';
 import { filterSecretEnv } from './secretEnv';
@@ -65,6 +65,8 @@ export interface BashData {
 export interface BashDeps {
   readonly options: BuiltinToolsOptions;
   readonly supervisor: ProcessSupervisor;
+  /** The clock of the command's timeout. */
+  readonly clock: DeadlineClock;
   /** Absent when no background-task host was given. */
   readonly background?: BackgroundShells;
 }
@@ -169,7 +171,7 @@ async function runForeground(input: BashInput, ctx: ToolContext, deps: BashDeps)
   let timer: ClockEntry | undefined;
   let stopListening: (() => void) | undefined;
   const stopped = new Promise<'timeout' | 'cancel'>((resolve) => {
-    timer = deadlineClock.at(performance.now() + timeoutMs, () => resolve('timeout'));
+    timer = deps.clock.at(performance.now() + timeoutMs, () => resolve('timeout'));
     stopListening = ctx.onAbort(() => resolve('cancel'));
   });
   let outcome: 'exit' | 'timeout' | 'cancel';

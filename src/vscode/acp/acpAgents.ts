@@ -9,6 +9,7 @@ import type { ApprovalClient } from '../../executor';
 import type { Logger } from '../../executor';
 import type { PermissionPolicy } from '../../executor';
 import { configuredAcpAgents } from './acpAgentSettings';
+import { disposableStore } from '../../common/lifecycle';
 
 export interface AcpAgentsOptions {
   readonly executor: ToolExecutor;
@@ -27,12 +28,13 @@ export interface RunningAgent {
 export class AcpAgents implements vscode.Disposable {
   private readonly channel = vscode.window.createOutputChannel('Agent Tool Executor: ACP Agents', { log: true });
   private readonly running = new Map<string, { launch: AcpLaunch; ready: Promise<RunningAgent | string> }>();
-  private readonly disposables: vscode.Disposable[] = [this.channel];
+  private readonly disposables = disposableStore();
   private agents: AcpLaunch[] = [];
   private turns: TurnHost | undefined;
 
   constructor(private readonly options: AcpAgentsOptions) {
-    this.disposables.push(
+    this.disposables.addAll(
+      this.channel,
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('agentToolExecutor.acp.agents')) this.reload();
       }),
@@ -67,7 +69,7 @@ export class AcpAgents implements vscode.Disposable {
 
   dispose(): void {
     void this.closeAll();
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    this.disposables.dispose();
   }
 
   async closeAll(): Promise<void> {

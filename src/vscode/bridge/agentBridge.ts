@@ -12,6 +12,7 @@ import type { DiffLinks } from '../chat/diffLinks';
 import type { PromptForwarder } from '../chat/participant';
 import type { AgentChat, AgentHost } from './hosted';
 import { affectsAgentLaunch, agentLaunchFromSettings } from './bridgeAgentSettings';
+import { disposableStore } from '../../common/lifecycle';
 
 export interface AgentBridgeOptions {
   readonly executor: ToolExecutor;
@@ -28,13 +29,13 @@ type Hosted = typeof import('./hosted');
 
 export class AgentBridge implements PromptForwarder, vscode.Disposable {
   private hosted: { readonly host: AgentHost; readonly chat: AgentChat } | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = disposableStore();
 
   constructor(private readonly options: AgentBridgeOptions) {
     // The host is loaded after the event has been delivered, so it does not also take this event
     // (with its own listener) and start the agent twice.
     const later = () => void Promise.resolve().then(() => this.check());
-    this.disposables.push(
+    this.disposables.addAll(
       vscode.workspace.onDidChangeConfiguration((event) => affectsAgentLaunch(event) && !this.hosted && later()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => !this.hosted && later()),
     );
@@ -56,12 +57,12 @@ export class AgentBridge implements PromptForwarder, vscode.Disposable {
 
   dispose(): void {
     this.hosted?.host.dispose();
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    this.disposables.dispose();
   }
 
   /** Loads and starts the host when the settings name an agent; otherwise says why they were ignored, if they were. */
   private check(): void {
-    if (this.hosted || this.disposables.length === 0) return;
+    if (this.hosted || this.disposables.isDisposed) return;
     const decision = agentLaunchFromSettings();
     if (!decision.launch) {
       if (decision.ignored) this.options.logger.warn('agent.settings_ignored', { reason: decision.ignored });

@@ -18,6 +18,7 @@ import { BridgeService, type BridgeHost } from '../../bridge/service';
 import type { ToolExecutor } from '../../executor';
 import type { Logger } from '../../executor';
 import { affectsAgentLaunch, agentLaunchFromSettings } from './bridgeAgentSettings';
+import { disposableStore } from '../../common/lifecycle';
 
 /** The client's id: VS Code reads `<id>.trace.server` for the trace level. */
 export const AGENT_CLIENT_ID = 'agentToolExecutor.agent';
@@ -49,7 +50,7 @@ type Status =
   | { readonly kind: 'failed'; readonly message: string };
 
 export class AgentHost implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = disposableStore();
   private readonly agentChannel = vscode.window.createOutputChannel('Agent Tool Executor: Agent', { log: true });
   private readonly traceChannel = vscode.window.createOutputChannel('Agent Tool Executor: Agent Trace', { log: true });
   private readonly _onDidCrash = new vscode.EventEmitter<AgentCrash>();
@@ -67,7 +68,7 @@ export class AgentHost implements vscode.Disposable {
   private progressListener: ((params: ProgressParams) => void) | undefined;
 
   constructor(private readonly options: AgentHostOptions) {
-    this.disposables.push(
+    this.disposables.addAll(
       this.agentChannel,
       this.traceChannel,
       this._onDidCrash,
@@ -153,7 +154,7 @@ export class AgentHost implements vscode.Disposable {
 
   dispose(): void {
     void this.stop();
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    this.disposables.dispose();
   }
 
   private start(): Promise<LanguageClient | string> {

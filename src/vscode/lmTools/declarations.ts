@@ -4,7 +4,7 @@
 // when the two differ. No `vscode` here: the script and the unit test run in plain Node.
 import type { ToolDescriptor } from '../../executor';
 import { ToolRegistry } from '../../executor';
-import { createBuiltinTools } from '../../tools/index';
+import { createBuiltinTools, ProcessSupervisor } from '../../tools/index';
 import { lmToolNameOf, OWN_TOOL_TAG, referenceNameOf, VSCODE_TOOL_NAME } from './toolNames';
 
 /** One entry of `contributes.languageModelTools`, in the shape VS Code validates. */
@@ -46,7 +46,8 @@ export function declarationOf(descriptor: ToolDescriptor): LanguageModelToolDecl
 /** The declarations of every built-in tool, in the order the model is offered them. */
 export function builtinToolDeclarations(): LanguageModelToolDeclaration[] {
   const registry = new ToolRegistry();
-  const tools = createBuiltinTools();
+  // Only the definitions are read: the supervisor never starts a process.
+  const tools = createBuiltinTools({ supervisor: new ProcessSupervisor() });
   for (const tool of tools) registry.register(tool);
   return registry.describe(tools.map((tool) => tool.name)).map(declarationOf);
 }

@@ -10,6 +10,7 @@ import type { ToolRegistry } from '../../executor';
 import { externalSafetyOf } from './externalSafety';
 import { externalToolDefinition } from './externalToolDefinition';
 import { selectExternalTools } from './externalSelection';
+import { disposableStore } from '../../common/lifecycle';
 
 export const EXTERNAL_TOOLS_SETTING = 'agentToolExecutor.externalTools.include';
 
@@ -21,7 +22,7 @@ interface Wrapped {
 
 export class ExternalTools implements vscode.Disposable {
   private readonly wrapped = new Map<string, Wrapped>();
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = disposableStore();
   /** Problems already reported: each is told once, not on every sync. */
   private readonly reported = new Set<string>();
 
@@ -29,7 +30,7 @@ export class ExternalTools implements vscode.Disposable {
     private readonly registry: ToolRegistry,
     private readonly logger: Logger,
   ) {
-    this.disposables.push(
+    this.disposables.addAll(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(EXTERNAL_TOOLS_SETTING)) this.sync();
       }),
@@ -76,7 +77,7 @@ export class ExternalTools implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    this.disposables.dispose();
     for (const entry of this.wrapped.values()) entry.unregister();
     this.wrapped.clear();
   }

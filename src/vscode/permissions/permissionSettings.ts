@@ -18,6 +18,7 @@ import { loadStandardSettings, mergeSettings, USER_SETTINGS_FILE, WORKSPACE_SETT
 import { addAllowRules, removeRule as removeRuleFromFile } from '../../node/settings/settingsRules';
 import { watchFileChanges } from '../workspace/fileChangeWatch';
 import { applySandboxSettings, type SandboxWiring } from './sandboxConfiguration';
+import { disposableStore } from '../../common/lifecycle';
 
 const SECTION = 'agentToolExecutor';
 const RULE_KEYS = ['allow', 'ask', 'deny'] as const;
@@ -25,7 +26,7 @@ const RULE_KEYS = ['allow', 'ask', 'deny'] as const;
 export class SettingsPermissions implements PermissionPolicy, HookSource, vscode.Disposable {
   private policy: RulesPolicy;
   private hooks: HookSource = { hooksFor: () => [] };
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = disposableStore();
   private reloading: Promise<void> = Promise.resolve();
   /** Problems already logged and shown in this window. */
   private readonly reported = new Set<string>();
@@ -45,7 +46,7 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
     const watcher = vscode.workspace.createFileSystemWatcher('**/.claude/settings*.json');
     // Submodules and config includes decide which git files beyond git's names are protected (gitPaths.ts).
     const gitWatcher = vscode.workspace.createFileSystemWatcher('**/{.gitmodules,.git/config}');
-    this.disposables.push(
+    this.disposables.addAll(
       watcher,
       watcher.onDidChange(reload),
       watcher.onDidCreate(reload),
@@ -147,7 +148,7 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
   }
 
   dispose(): void {
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    this.disposables.dispose();
   }
 
   private async load(): Promise<void> {

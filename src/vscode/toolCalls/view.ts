@@ -11,6 +11,7 @@ import type { ArtifactOpener } from '../results/artifactLinks';
 import type { ResultsDocuments } from '../results/resultsDocument';
 import { ToolCallsModel, type CallRecord, type TurnRecord } from './model';
 import { TimelinePanels } from './timelinePanel';
+import { disposableStore } from '../../common/lifecycle';
 
 export const TOOL_CALLS_VIEW = 'agentToolExecutor.toolCalls';
 export const OPEN_CALL_COMMAND = 'agentToolExecutor.openToolCall';
@@ -41,7 +42,7 @@ export class ToolCallsView implements vscode.TreeDataProvider<Node>, vscode.Disp
   readonly model = new ToolCallsModel();
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = disposableStore();
   private readonly timelines = new TimelinePanels(this.model);
   private readonly status = vscode.window.createStatusBarItem('agentToolExecutor.status', vscode.StatusBarAlignment.Left, 10);
   private readonly dirtyTurns = new Set<string>();
@@ -50,7 +51,7 @@ export class ToolCallsView implements vscode.TreeDataProvider<Node>, vscode.Disp
   constructor(private readonly deps: ToolCallsViewDeps) {
     this.status.name = 'Agent Tool Executor';
     this.status.command = SHOW_TOOL_CALLS_COMMAND;
-    this.disposables.push(
+    this.disposables.addAll(
       this.changed,
       this.timelines,
       this.status,
@@ -67,7 +68,7 @@ export class ToolCallsView implements vscode.TreeDataProvider<Node>, vscode.Disp
       const turn = this.model.apply(event);
       if (turn) this.scheduleRefresh(turn.turnId);
     });
-    this.disposables.push({ dispose: unsubscribe });
+    this.disposables.addAll({ dispose: unsubscribe });
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
@@ -101,7 +102,7 @@ export class ToolCallsView implements vscode.TreeDataProvider<Node>, vscode.Disp
 
   dispose(): void {
     clearTimeout(this.refreshTimer);
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    this.disposables.dispose();
   }
 
   /** Its diff when it changed a file, else its saved output, else its result document. */

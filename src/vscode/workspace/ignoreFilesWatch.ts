@@ -2,13 +2,14 @@
 // folders change, or when `agentToolExecutor.ignoreFiles` names other files.
 import * as vscode from 'vscode';
 import { AgentIgnoreFiles, DEFAULT_AGENT_IGNORE_FILES } from '../../node/settings/agentIgnore';
+import { disposableStore, toDisposable } from '../../common/lifecycle';
 
 const SETTING = 'agentToolExecutor.ignoreFiles';
 
 export function watchedIgnoreFiles(folders: () => readonly string[]): { readonly ignored: AgentIgnoreFiles; readonly disposable: vscode.Disposable } {
   const names = () => vscode.workspace.getConfiguration().get<string[]>(SETTING) ?? [...DEFAULT_AGENT_IGNORE_FILES];
   const ignored = new AgentIgnoreFiles(folders, names());
-  const disposables: vscode.Disposable[] = [];
+  const disposables = disposableStore();
   let watcher: vscode.FileSystemWatcher | undefined;
   const watch = () => {
     watcher?.dispose();
@@ -20,7 +21,9 @@ export function watchedIgnoreFiles(folders: () => readonly string[]): { readonly
     watcher.onDidDelete(reload);
   };
   watch();
-  disposables.push(
+  disposables.addAll(
+    // The current watcher, whichever `watch` made last.
+    toDisposable(() => watcher?.dispose()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => ignored.reload()),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(SETTING)) return;
@@ -28,5 +31,5 @@ export function watchedIgnoreFiles(folders: () => readonly string[]): { readonly
       watch();
     }),
   );
-  return { ignored, disposable: { dispose: () => (watcher?.dispose(), disposables.forEach((disposable) => disposable.dispose())) } };
+  return { ignored, disposable: disposables };
 }

@@ -10,7 +10,7 @@ import { ToolExecutor } from '../../../src/executor/executor';
 import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
 import type { PermissionDecision, PermissionPolicy, PermissionRequest } from '../../../src/executor/ports/permissionPolicy';
 import type { ToolCallResult } from '../../../src/executor/contract/result';
-import { registerBuiltinTools } from '../../../src/tools/index';
+import { ProcessSupervisor, registerBuiltinTools } from '../../../src/tools/index';
 import { core, PLAIN_SECRET } from '../define';
 
 const CHANGED = /changed between its permission check and its open/;
@@ -43,7 +43,8 @@ async function swapped(name: string, input: unknown, swap: (ws: string, outside:
   fs.writeFileSync(path.join(outside, 'target.txt'), 'outside\n');
   const policy = new SwapAfterJudging(undefined);
   const executor = new ToolExecutor({ workspaceFolders: [ws], permissionPolicy: policy });
-  registerBuiltinTools(executor.registry, { backgroundTasks: executor });
+  const supervisor = new ProcessSupervisor();
+  registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor });
   let counter = 0;
   const run = (tool: string, toolInput: unknown) => executor.execute({ id: `race_${++counter}`, name: tool, input: toolInput });
   try {
@@ -54,6 +55,7 @@ async function swapped(name: string, input: unknown, swap: (ws: string, outside:
     check(result, ws, outside);
   } finally {
     await executor.dispose();
+    await supervisor.dispose();
     fs.rmSync(root, { recursive: true, force: true });
   }
 }

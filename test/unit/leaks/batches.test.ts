@@ -16,7 +16,7 @@ import { createRedactor } from '../../../src/executor/results/redaction/patternR
 import { NodeArtifactStore } from '../../../src/node/artifacts/nodeArtifactStore';
 import { JsonlSessionRecorder } from '../../../src/node/sessionRecord/jsonlSessionRecorder';
 import { registerBuiltinTools } from '../../../src/tools/index';
-import { ProcessSupervisor } from '../../../src/tools/process/processTree';
+import { ProcessSupervisor } from '../../../src/tools/process/supervisor';
 import { writeSection } from '../../faults/reliabilityDoc';
 import type { ToolDefinition } from '../../../src/executor/contract/contract';
 import { ToolExecutor } from '../../../src/executor/executor';

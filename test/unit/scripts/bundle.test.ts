@@ -153,7 +153,7 @@ describe('production bundles', () => {
     assert.ok(core.includes('src/executor/executor.ts') && core.includes('src/tools/index.ts'), 'the executor and the tools are in extension-core.js');
     assert.deepEqual(core.filter(glue), [], 'no glue in extension-core.js');
     const shared = main.filter((input) => !glue(input));
-    assert.deepEqual(shared.sort(), ['src/bridge/launch.ts', 'src/executor/results/artifactLayout.ts', 'src/node/runtime/codeCache.ts', 'src/node/runtime/threadCpu.ts']);
+    assert.deepEqual(shared.sort(), ['src/bridge/launch.ts', 'src/common/lifecycle.ts', 'src/executor/results/artifactLayout.ts', 'src/node/runtime/codeCache.ts', 'src/node/runtime/threadCpu.ts']);
     for (const input of shared) {
       // Two copies of such a module are as good as one: no class (an identity), no module-level variable (a state).
       const source = fs.readFileSync(path.join(ROOT, input), 'utf8');

@@ -3,7 +3,7 @@ import { chmodSync, copyFileSync, mkdtempSync, rmSync, unlinkSync } from 'node:f
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { ProcessSupervisor } from '../../../src/tools/process/processTree';
+import { ProcessSupervisor } from '../../../src/tools/process/supervisor';
 import { makeWorkspace, type Workspace } from './helpers';
 import { countProcesses, uniqueSleep, until } from './processes';
 

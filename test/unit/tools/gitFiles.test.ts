@@ -13,7 +13,7 @@ import { after, afterEach, beforeEach, describe, it } from 'node:test';
 import type { ApprovalRequest } from '../../../src/executor/ports/approvalClient';
 import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
 import { createNodeSnapshotter, type NodeWorkspaceSnapshotter } from '../../../src/node/snapshot/nodeSnapshotter';
-import { ProcessSupervisor } from '../../../src/tools/process/processTree';
+import { ProcessSupervisor } from '../../../src/tools/process/supervisor';
 import { repositoryPaths } from '../../../src/tools/sandbox/gitPaths';
 import { CAN_SANDBOX, sandboxPerSuite } from './canSandbox';
 import { makeWorkspace, type Workspace } from './helpers';

@@ -10,12 +10,13 @@ import { ToolExecutor } from '../../../src/executor/executor';
 import { judgePath } from '../../../src/executor/policy/path/judgePath';
 import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
 import { createGlobTool } from '../../../src/tools/search/glob';
-import { registerBuiltinTools } from '../../../src/tools/index';
+import { ProcessSupervisor, registerBuiltinTools } from '../../../src/tools/index';
 
 describe('Glob and the permission policy', () => {
   let root: string;
   let folders: string[];
   let executor: ToolExecutor;
+  let supervisor: ProcessSupervisor;
   const at = (relative: string) => path.join(root, relative);
 
   beforeEach(() => {
@@ -27,10 +28,12 @@ describe('Glob and the permission policy', () => {
     }
     folders = [at('home/a'), at('srv/b')];
     executor = new ToolExecutor({ workspaceFolders: folders, permissionPolicy: new RulesPolicy() });
-    registerBuiltinTools(executor.registry, { backgroundTasks: executor });
+    supervisor = new ProcessSupervisor();
+    registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor });
   });
   afterEach(async () => {
     await executor.dispose();
+    await supervisor.dispose();
     rmSync(root, { recursive: true, force: true });
   });
 

@@ -2,10 +2,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { DeadlineClock } from '../../../src/executor/call/deadlineClock';
 import { ToolExecutor, type ExecutorOptions } from '../../../src/executor/executor';
 import { ModePolicy } from '../../../src/executor/policy/modePolicy';
 import type { ToolCallResult } from '../../../src/executor/contract/result';
-import { registerBuiltinTools, type BuiltinToolsOptions } from '../../../src/tools/index';
+import { ProcessSupervisor, registerBuiltinTools, type BuiltinToolsOptions } from '../../../src/tools/index';
 
 export interface Workspace {
   readonly dir: string;
@@ -19,13 +20,16 @@ export interface Workspace {
 
 let counter = 0;
 
-/** A fresh folder and an executor in bypass mode (permission is not what these tests are about). */
+/** A fresh folder and an executor in bypass mode (permission is not what these tests are about); its own supervisor unless given one. */
 export function makeWorkspace(
-  options: { tools?: BuiltinToolsOptions; executor?: Partial<ExecutorOptions> } = {},
+  options: { tools?: Partial<BuiltinToolsOptions>; executor?: Partial<ExecutorOptions> } = {},
 ): Workspace {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tools-test-')));
-  const executor = new ToolExecutor({ workspaceFolders: [dir], permissionPolicy: new ModePolicy('bypass'), ...options.executor });
-  registerBuiltinTools(executor.registry, { backgroundTasks: executor, ...options.tools });
+  // One clock for the calls' deadlines and Bash's timeouts, as the hosts have.
+  const clock = options.executor?.clock ?? new DeadlineClock();
+  const executor = new ToolExecutor({ workspaceFolders: [dir], permissionPolicy: new ModePolicy('bypass'), ...options.executor, clock });
+  const ownSupervisor = options.tools?.supervisor ? undefined : new ProcessSupervisor();
+  registerBuiltinTools(executor.registry, { backgroundTasks: executor, ...options.tools, supervisor: options.tools?.supervisor ?? ownSupervisor!, clock });
   const file = (relative: string) => path.join(dir, relative);
   return {
     dir,
@@ -41,6 +45,7 @@ export function makeWorkspace(
     run: (name, input, signal) => executor.execute({ id: `call_${++counter}`, name, input }, { signal }),
     async dispose() {
       await executor.dispose();
+      await ownSupervisor?.dispose();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

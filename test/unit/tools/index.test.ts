@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { effectiveScope, flagsOf } from '../../../src/executor/contract/flags';
 import { canRunInParallel, dependencyOf } from '../../../src/executor/turn/scheduler';
-import { createBuiltinTools } from '../../../src/tools/index';
+import { createBuiltinTools, ProcessSupervisor } from '../../../src/tools/index';
 import { makeWorkspace, type Workspace } from './helpers';
 
 /** The example batch of spec §2. */
 const EIGHT = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash', 'WebFetch', 'TodoWrite'];
+
+const supervisor = new ProcessSupervisor();
 
 describe('built-in tools', () => {
   let ws: Workspace;
@@ -16,7 +18,7 @@ describe('built-in tools', () => {
   afterEach(() => ws.dispose());
 
   it('registers every tool through the registry, the background-task tools included, each once', () => {
-    const names = createBuiltinTools().map((tool) => tool.name);
+    const names = createBuiltinTools({ supervisor }).map((tool) => tool.name);
     assert.deepEqual(ws.executor.registry.names(), [...names].sort());
     assert.equal(new Set(names).size, names.length);
     assert.ok(['BashOutput', 'KillBash'].every((name) => names.includes(name)), 'the background-task tools too');
@@ -24,20 +26,20 @@ describe('built-in tools', () => {
 
   it('declares the flags of spec §1 (read-only to the scheduler only with scope none)', () => {
     // Each tool's own flags are in README.md's table, which test/unit/tools/readme.test.ts checks against them.
-    for (const tool of createBuiltinTools()) {
+    for (const tool of createBuiltinTools({ supervisor })) {
       const flags = flagsOf(tool);
       assert.equal(flags.readOnly, tool.readOnly === true && effectiveScope(tool) === 'none', tool.name);
       assert.ok(tool.sideEffectScope, `${tool.name} declares its scope`);
       assert.equal(flags.sideEffectScope, tool.sideEffectScope, tool.name);
       assert.equal(flags.destructive, false, tool.name);
     }
-    const flags = Object.fromEntries(createBuiltinTools().map((tool) => [tool.name, flagsOf(tool)]));
+    const flags = Object.fromEntries(createBuiltinTools({ supervisor }).map((tool) => [tool.name, flagsOf(tool)]));
     assert.equal(flags.WebFetch!.readOnly, false, 'a GET reaches beyond the machine: not read-only to the scheduler');
     assert.equal(flags.TodoWrite!.readOnly, false, 'a session-scoped tool is not read-only to the scheduler');
   });
 
   it('names what each call touches, for permission rules', () => {
-    const tools = Object.fromEntries(createBuiltinTools().map((tool) => [tool.name, tool]));
+    const tools = Object.fromEntries(createBuiltinTools({ supervisor: new ProcessSupervisor() }).map((tool) => [tool.name, tool]));
     const subject = (name: string, input: unknown) => tools[name]!.permissionSubject?.(input);
     assert.deepEqual(subject('Read', { path: 'a.txt' }), { kind: 'path', path: 'a.txt', access: 'read' });
     assert.deepEqual(subject('Write', { path: 'a.txt', content: '' }), { kind: 'path', path: 'a.txt', access: 'write' });

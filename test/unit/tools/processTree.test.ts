@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { ProcessSupervisor, windowEnd } from '../../../src/tools/process/processTree';
+import { windowEnd } from '../../../src/tools/process/pidWindow';
+import { ProcessSupervisor } from '../../../src/tools/process/supervisor';
 import { countProcesses, killMarked, uniqueSleep, until } from './processes';
 
 describe('ProcessSupervisor', () => {
@@ -47,7 +48,7 @@ describe('ProcessSupervisor', () => {
 
   it('kills the running trees when the host process exits', async () => {
     const marker = uniqueSleep();
-    const module = path.resolve(__dirname, '..', '..', '..', 'src', 'tools', 'process', 'processTree.js');
+    const module = path.resolve(__dirname, '..', '..', '..', 'src', 'tools', 'process', 'supervisor.js');
     const script = `
       const { ProcessSupervisor } = require(${JSON.stringify(module)});
       const tree = new ProcessSupervisor().start('sleep', [${JSON.stringify(marker)}], { stdio: 'ignore' });

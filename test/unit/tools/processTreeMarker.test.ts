@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { environMarked, execUnderWay, markedProcesses, ProcessSupervisor, readMemoryLayout, TREE_MARKER_VARIABLE } from '../../../src/tools/process/processTree';
+import { environMarked, execUnderWay, markedProcesses, readMemoryLayout, TREE_MARKER_VARIABLE } from '../../../src/tools/process/procfs';
+import { ProcessSupervisor } from '../../../src/tools/process/supervisor';
 import { countProcesses, killMarked, uniqueSleep, until } from './processes';
 
 /** How many programs the daemon of the exec test runs one after another (each `env` execs the next). */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { createBuiltinTools } from '../../../src/tools/index';
+import { createBuiltinTools, ProcessSupervisor } from '../../../src/tools/index';
 import { TOOL_TABLE_END, TOOL_TABLE_START, toolListLine, toolTable, withToolList, withToolTable } from '../../../src/tools/toolDocs';
 
 /** The repository root, from out/test/unit/tools. */
@@ -31,11 +31,11 @@ describe('README tool table', () => {
   it('is the table the tools\' definitions make: every registered tool, its input, flags and scheduling', () => {
     assert.equal(withToolTable(readme), readme, `README.md's tool table is out of date: run ${GENERATE}`);
     const table = readme.slice(readme.indexOf(TOOL_TABLE_START), readme.indexOf(TOOL_TABLE_END));
-    for (const tool of createBuiltinTools()) assert.match(table, new RegExp(`^\\| ${tool.name} \\|`, 'm'), tool.name);
+    for (const tool of createBuiltinTools({ supervisor: new ProcessSupervisor() })) assert.match(table, new RegExp(`^\\| ${tool.name} \\|`, 'm'), tool.name);
   });
 
   it('would show a change of a tool: a new tool, other flags, another input', () => {
-    const tools = createBuiltinTools();
+    const tools = createBuiltinTools({ supervisor: new ProcessSupervisor() });
     const read = tools.find((tool) => tool.name === 'Read')!;
     assert.notEqual(toolTable([...tools, { ...read, name: 'Peek' }]), toolTable(tools));
     assert.notEqual(toolTable(tools.map((tool) => (tool === read ? { ...read, concurrentSafe: false } : tool))), toolTable(tools));
@@ -49,6 +49,6 @@ describe('docs/PROTOCOL.md tool list', () => {
     const protocol = fs.readFileSync(path.join(ROOT, 'docs', 'PROTOCOL.md'), 'utf8');
     assert.equal(withToolList(protocol), protocol, `docs/PROTOCOL.md's tool list is out of date: run ${GENERATE}`);
     assert.ok(protocol.includes(toolListLine()));
-    assert.match(toolListLine(), new RegExp(`^I can use ${createBuiltinTools().length} tools: `));
+    assert.match(toolListLine(), new RegExp(`^I can use ${createBuiltinTools({ supervisor: new ProcessSupervisor() }).length} tools: `));
   });
 });

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { isAlive } from '../../../src/tools/process/processTree';
+import { isAlive } from '../../../src/tools/process/procfs';
 import { SandboxRuntimeProcess } from '../../../src/tools/sandbox/runtime/runtimeProcess';
 import { until } from './processes';
 

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { ToolExecutor } from '../../../src/executor/executor';
 import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
 import type { ToolCallResult } from '../../../src/executor/contract/result';
-import { registerBuiltinTools } from '../../../src/tools/index';
+import { ProcessSupervisor, registerBuiltinTools } from '../../../src/tools/index';
 
 /** Calls of each tool raced against the swapper (the issue's acceptance bar). */
 const RACED_CALLS = 1000;
@@ -45,7 +45,8 @@ function makeRace(): Race & { dispose(): Promise<void> } {
   fs.mkdirSync(ws);
   fs.mkdirSync(outside);
   const executor = new ToolExecutor({ workspaceFolders: [ws], permissionPolicy: new RulesPolicy({ mode: 'acceptEdits' }) });
-  registerBuiltinTools(executor.registry, { backgroundTasks: executor });
+  const supervisor = new ProcessSupervisor();
+  registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor });
   return {
     ws,
     outside,
@@ -53,6 +54,7 @@ function makeRace(): Race & { dispose(): Promise<void> } {
     run: (name, input) => executor.execute({ id: `race_${++counter}`, name, input }),
     async dispose() {
       await executor.dispose();
+      await supervisor.dispose();
       fs.rmSync(root, { recursive: true, force: true });
     },
   };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ToolCallResult } from '../../../src/executor/contract/result';
 import { modelErrorSentence } from '../../../src/vscode/chat/modelErrors';
-import { createBuiltinTools } from '../../../src/tools/index';
+import { createBuiltinTools, ProcessSupervisor } from '../../../src/tools/index';
 import { callTarget, escapeMarkdown, formatDuration, inlineCode, lastLine, outcomeLine, TARGET_MAX_CHARS, touchedFile } from '../../../src/vscode/chat/replyText';
 
 function result(overrides: Partial<ToolCallResult>): ToolCallResult {
@@ -54,7 +54,7 @@ describe('chat reply text', () => {
   });
 
   it('links the file a Read, Write or Edit worked on (their presentation says so), and none for other tools', () => {
-    const presentations = new Map(createBuiltinTools().map((tool) => [tool.name, tool.presentation]));
+    const presentations = new Map(createBuiltinTools({ supervisor: new ProcessSupervisor() }).map((tool) => [tool.name, tool.presentation]));
     const linked = (name: string, input: unknown, overrides: Partial<ToolCallResult> = {}) => touchedFile(result({ name, ...overrides }), input, presentations.get(name), ['/w']);
     assert.deepEqual(
       [...presentations.keys()].filter((name) => linked(name, { path: 'a.ts' }) !== undefined),

@@ -14,7 +14,7 @@ import type { PermissionMode } from '../../../src/executor/policy/index';
 import { compileSchema } from '../../../src/executor/contract/schema';
 import { NodeArtifactStore } from '../../../src/node/artifacts/nodeArtifactStore';
 import { FixedApprovalClient } from '../../../src/node/approval/fixedApprovalClient';
-import { createBuiltinTools, registerBuiltinTools } from '../../../src/tools/index';
+import { createBuiltinTools, ProcessSupervisor, registerBuiltinTools } from '../../../src/tools/index';
 import { chunkText, TEXT_CHUNKS } from '../../../src/vscode/demoModel/chunks';
 import { estimateTokens, toDemoMessage, type DemoMessage, type DemoOutputPart, type DemoStep } from '../../../src/vscode/demoModel/conversation';
 import { FAIL_MESSAGE, nextStep } from '../../../src/vscode/demoModel/script';
@@ -25,7 +25,7 @@ const REPO = path.join(__dirname, '..', '..', '..', '..');
 const SAMPLE_WORKSPACE = path.join(REPO, 'examples', 'demo-workspace');
 const DEMO_MODEL_DIR = path.join(REPO, 'src', 'vscode', 'demoModel');
 /** The tools a participant offers: the registry's names. */
-const ALL_TOOLS = createBuiltinTools().map((tool) => tool.name);
+const ALL_TOOLS = createBuiltinTools({ supervisor: new ProcessSupervisor() }).map((tool) => tool.name);
 /** A session that has not ended after this many steps is looping. */
 const MAX_STEPS = 10;
 
@@ -52,7 +52,7 @@ function assistant(step: DemoStep): DemoMessage {
 
 /** Every call's input passes its tool's own schema, as the executor's validation stage would check. */
 function assertValidInputs(step: DemoStep): void {
-  const tools = createBuiltinTools();
+  const tools = createBuiltinTools({ supervisor: new ProcessSupervisor() });
   for (const call of callsOf(step)) {
     const tool = tools.find((candidate) => candidate.name === call.name);
     assert.ok(tool, `${call.name} is a built-in tool`);
@@ -79,9 +79,11 @@ function sandbox(mode: PermissionMode, answer: ApprovalAnswer = { kind: 'allowOn
     approvalClient: new FixedApprovalClient(answer),
     artifactStore: new NodeArtifactStore({ root: path.join(root, 'storage') }),
   });
-  registerBuiltinTools(executor.registry, { backgroundTasks: executor });
+  const supervisor = new ProcessSupervisor();
+  registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor });
   cleanups.push(async () => {
     await executor.dispose();
+    await supervisor.dispose();
     fs.rmSync(root, { recursive: true, force: true });
   });
 

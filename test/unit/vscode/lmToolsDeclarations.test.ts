@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { ToolRegistry } from '../../../src/executor/contract/registry';
-import { createBuiltinTools } from '../../../src/tools/index';
+import { createBuiltinTools, ProcessSupervisor } from '../../../src/tools/index';
 import { builtinToolDeclarations, GENERATE_COMMAND } from '../../../src/vscode/lmTools/declarations';
 import { isOwnTool, lmToolNameOf, referenceNameOf } from '../../../src/vscode/lmTools/toolNames';
 
@@ -19,7 +19,7 @@ describe('language model tool declarations', () => {
 
   it('declares every built-in tool once, with the schema the registry validates with', () => {
     const registry = new ToolRegistry();
-    const tools = createBuiltinTools();
+    const tools = createBuiltinTools({ supervisor: new ProcessSupervisor() });
     for (const tool of tools) registry.register(tool);
     const declarations = builtinToolDeclarations();
     assert.deepEqual(declarations.map((declaration) => declaration.name), tools.map((tool) => lmToolNameOf(tool.name)));

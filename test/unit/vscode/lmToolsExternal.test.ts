@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { externalSafetyOf } from '../../../src/vscode/lmTools/externalSafety';
 import { selectExternalTools } from '../../../src/vscode/lmTools/externalSelection';
-import { createBuiltinTools } from '../../../src/tools/index';
+import { createBuiltinTools, ProcessSupervisor } from '../../../src/tools/index';
 import { progressMessage } from '../../../src/vscode/lmTools/progressMessage';
 
 const tools = [
@@ -60,7 +60,7 @@ describe('external tool safety', () => {
 });
 
 describe('progress messages', () => {
-  const builtins = new Map(createBuiltinTools().map((tool) => [tool.name, tool]));
+  const builtins = new Map(createBuiltinTools({ supervisor: new ProcessSupervisor() }).map((tool) => [tool.name, tool]));
   /** The message as the language model tool makes it: with the registered tool's own presentation. */
   const progress = (name: string, input: unknown) => progressMessage(name, input, builtins.get(name)?.presentation);
 

@@ -13,7 +13,7 @@ for (const synchronous of [true, false]) describe(`resolvePath: .. and symlinks 
   let syncCalls: { mock: { callCount(): number } };
   before(() => {
     box = makeSandbox();
-    mock.method(processMountTable, 'noRemoteMounts', () => synchronous);
+    mock.method(processMountTable(), 'noRemoteMounts', () => synchronous);
     syncCalls = mock.method(nodeFs.realpathSync, 'native');
   });
   after(() => {

@@ -29,7 +29,7 @@ export async function invokeHandler(state: CallState, deps: ExecutorDeps, own: O
   const deadline = new ToolDeadline(state.run.timeoutMs, () => {
     const reportedMs = (state.run.timeoutMs ?? 0) - graceMs;
     controller.abort(new ToolTimeoutError(name, reportedMs, deadline.queuedMs, timeoutMessage(name, reportedMs)));
-  });
+  }, deps.clock);
   own.deadline = deadline;
   const ctx = makeContext(state, deps, own, controller, deadline);
   const aborted = new Promise<Settled>((resolve) => controller.onAbort((reason) => resolve({ aborted: reason })));
