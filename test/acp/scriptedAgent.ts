@@ -27,7 +27,7 @@ export type Step =
       readonly sessionId?: string;
     }
   | {
-      readonly permission: { readonly kind: Acp.ToolKind; readonly title: string; readonly rawInput?: unknown; readonly path?: string };
+      readonly permission: { readonly kind: Acp.ToolKind; readonly title: string; readonly rawInput?: unknown; readonly path?: string; readonly content?: Acp.ToolCallContent[] };
       /** The option kinds offered (default: allow once, allow always, reject once). */
       readonly options?: readonly Acp.PermissionOptionKind[];
     }
@@ -153,10 +153,10 @@ async function main(): Promise<void> {
             await finished(exit.exitCode === 0 ? 'completed' : 'failed');
             await say(`\`${step.run}\` exited with ${exit.exitCode ?? exit.signal}:\n\n\`\`\`\n${output.output}\`\`\`\n\n`);
           } else if ('permission' in step) {
-            const { kind, title, rawInput, path } = step.permission;
+            const { kind, title, rawInput, path, content } = step.permission;
             const answer = await client.request(acp.methods.client.session.requestPermission, {
               sessionId,
-              toolCall: { toolCallId, title, kind, rawInput, locations: path ? [{ path: abs(path) }] : null },
+              toolCall: { toolCallId, title, kind, rawInput, locations: path ? [{ path: abs(path) }] : null, content: content ?? null },
               options: (step.options ?? ['allow_once', 'allow_always', 'reject_once']).map((kind) => OPTIONS[kind]),
             });
             record({ kind: 'permission', title, outcome: answer.outcome });
