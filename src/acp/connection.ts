@@ -46,8 +46,18 @@ export interface AcpConnectionOptions {
   readonly log?: (text: string) => void;
 }
 
+/** A request of the agent's that was denied: the agent's tool call id when it named one, and who denied it. */
+export interface AcpDenial {
+  readonly sessionId: string;
+  readonly toolCallId?: string;
+  readonly by: string;
+}
+
 export class AcpAgentConnection {
   private readonly updateListeners = new Set<(update: Acp.SessionNotification) => void>();
+  private readonly denialListeners = new Set<(denial: AcpDenial) => void>();
+  /** Per session: the slash commands the agent last offered (`available_commands_update`). */
+  private readonly commands = new Map<string, readonly Acp.AvailableCommand[]>();
   private readonly sessions = new Map<string, AbortController>();
   /** Per session: what the user allowed through session/request_permission. */
   private readonly grants = new Map<string, Grants>();
@@ -154,6 +164,17 @@ export class AcpAgentConnection {
     return () => this.updateListeners.delete(listener);
   }
 
+  /** Each permission request of the agent's that our rules or the user denied. */
+  onDenied(listener: (denial: AcpDenial) => void): () => void {
+    this.denialListeners.add(listener);
+    return () => this.denialListeners.delete(listener);
+  }
+
+  /** The slash commands the agent last offered in the session. */
+  availableCommands(sessionId: string): readonly Acp.AvailableCommand[] {
+    return this.commands.get(sessionId) ?? [];
+  }
+
   /** Resolves with the agent's exit code once its process has ended. */
   get exited(): Promise<number | null> {
     return this.exitCode;
@@ -245,9 +266,11 @@ export class AcpAgentConnection {
         if (!this.sessions.has(params.sessionId)) throw new acp.RequestError(AcpErrorCodes.resourceNotFound, noSession(params.sessionId));
         const answer = await requestPermission({ executor: host.executor, policy: host.policy, approvals: host.approvals, workspaceFolders: host.workspaceFolders }, params, this.signalOf(params.sessionId, signal));
         if (answer.granted) this.grantsOf(params.sessionId).add(answer.granted);
+        if (answer.deniedBy) for (const listener of this.denialListeners) listener({ sessionId: params.sessionId, toolCallId: params.toolCall?.toolCallId, by: answer.deniedBy });
         return answer.response;
       })
       .onNotification(acp.methods.client.session.update, ({ params }) => {
+        if (params.update.sessionUpdate === 'available_commands_update') this.commands.set(params.sessionId, params.update.availableCommands);
         for (const listener of this.updateListeners) listener(params);
       });
   }

@@ -34,6 +34,8 @@ export interface PermissionHost {
 export interface PermissionAnswer {
   readonly response: Acp.RequestPermissionResponse;
   readonly granted?: Grant;
+  /** Who refused it: `you`, or the rule or mode that did. */
+  readonly deniedBy?: string;
 }
 
 export async function requestPermission(host: PermissionHost, params: Acp.RequestPermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
@@ -46,7 +48,7 @@ export async function requestPermission(host: PermissionHost, params: Acp.Reques
     }
     return CANCELLED;
   };
-  const reject = () => pick('reject_once', 'reject_always');
+  const reject = (deniedBy: string): PermissionAnswer => ({ ...pick('reject_once', 'reject_always'), deniedBy });
   if (signal.aborted) return CANCELLED;
   const toolCall = params.toolCall ?? { toolCallId: 'unknown' };
   const mapped = mapPermissionRequest(toolCall);
@@ -57,14 +59,15 @@ export async function requestPermission(host: PermissionHost, params: Acp.Reques
   let reason = mapped.title;
   if (judged) {
     const decisions = await Promise.all(judged.map((request) => host.policy.evaluate(request, signal)));
-    if (decisions.some((decision) => decision.behavior === 'deny')) return reject();
+    const denial = decisions.find((decision) => decision.behavior === 'deny');
+    if (denial) return reject(deniedByPolicy(denial));
     const allowed = decisions.every((decision) => decision.behavior === 'allow');
     // An allow rule covers this call, not what the agent's "always" would cover: without allow_once, ask.
     if (allowed && offers('allow_once')) return pick('allow_once');
     reason = allowed ? `${reason} (${reasonsOf(decisions)}, but the agent offers only to allow it always)` : `${reason} (${reasonsOf(decisions)})`;
   } else {
     const decision = await kindDecision(host, mapped, toolCall.toolCallId, signal);
-    if (decision?.behavior === 'deny') return reject();
+    if (decision?.behavior === 'deny') return reject(deniedByPolicy(decision));
   }
   // 3–4. The user, shown what will happen.
   const preview = exact ? await toolPreview(host, exact, mapped, signal) : { title: escapeForDisplay(mapped.title), detail: escapeForDisplay(mapped.detail) };
@@ -90,7 +93,7 @@ export async function requestPermission(host: PermissionHost, params: Acp.Reques
   switch (answer.kind) {
     case 'allowOnce':
       // Never widened to allow_always: a client that offered "once" anyway gets the agent's reject.
-      return offers('allow_once') ? { ...pick('allow_once'), ...(granted ? { granted } : {}) } : reject();
+      return offers('allow_once') ? { ...pick('allow_once'), ...(granted ? { granted } : {}) } : reject('us: the agent takes only "allow always"');
     case 'allowSession':
     case 'allowWorkspace':
       // As our own modal's "Allow for Session": our rules remember it too, so the agent's later calls of it run
@@ -98,7 +101,7 @@ export async function requestPermission(host: PermissionHost, params: Acp.Reques
       if (exact) await host.policy.rememberSessionApproval?.(exact, signal);
       return { ...pick('allow_always', 'allow_once'), ...(granted ? { granted } : {}) };
     case 'deny':
-      return reject();
+      return reject('you');
   }
 }
 
@@ -154,6 +157,12 @@ function grantOf(request: PermissionRequest, preview: ApprovalPreview): Grant | 
     default:
       return undefined;
   }
+}
+
+/** Who a policy's deny names: its rule, else the mode. */
+function deniedByPolicy(decision: PermissionDecision): string {
+  if (decision.rule) return `rule ${decision.rule}`;
+  return decision.by === 'mode' ? 'the permission mode' : decision.by;
 }
 
 function reasonsOf(decisions: readonly PermissionDecision[]): string {

@@ -31,6 +31,8 @@ export type Step =
       /** The option kinds offered (default: allow once, allow always, reject once). */
       readonly options?: readonly Acp.PermissionOptionKind[];
     }
+  /** available_commands_update with these commands. */
+  | { readonly commands: readonly Acp.AvailableCommand[] }
   /** One agent_message_chunk of this many characters, written as one line. */
   | { readonly huge: number };
 
@@ -115,6 +117,7 @@ async function main(): Promise<void> {
           if ('say' in step) await say(step.say);
           else if ('think' in step) await update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: step.think } });
           else if ('huge' in step) await say('x'.repeat(step.huge));
+          else if ('commands' in step) await update({ sessionUpdate: 'available_commands_update', availableCommands: [...step.commands] });
           else if ('plan' in step) await update({ sessionUpdate: 'plan', entries: step.plan.map((content, index) => ({ content, priority: 'medium', status: index === 0 ? 'in_progress' : 'pending' })) });
           else if ('read' in step) {
             await started(`Read ${step.read}`, 'read', { locations: [{ path: abs(step.read) }] });

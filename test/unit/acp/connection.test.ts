@@ -170,3 +170,26 @@ describe('ACP session/request_permission → our rules, then our approval', () =
     assert.deepEqual(entries(harness, 'permission')[0]!.outcome, { outcome: 'cancelled' });
   });
 });
+
+describe('ACP session/update the connection keeps, and denials it reports', () => {
+  it('keeps the slash commands the agent last offered in the session', async () => {
+    const harness = await start();
+    assert.deepEqual(harness.connection.availableCommands(harness.sessionId), []);
+    await harness.prompt([{ commands: [{ name: 'init', description: 'Create notes' }] }, { commands: [{ name: 'review', description: 'Review', input: { hint: 'branch' } }] }]);
+    assert.deepEqual(harness.connection.availableCommands(harness.sessionId), [{ name: 'review', description: 'Review', input: { hint: 'branch' } }]);
+  });
+
+  it('reports who denied a permission request, with the agent\'s tool call id', async () => {
+    const harness = await start({ rules: { deny: ['Bash(git push:*)'] }, answers: [{ kind: 'deny' }] });
+    const denials: Array<{ toolCallId?: string; by: string }> = [];
+    harness.connection.onDenied(({ toolCallId, by }) => void denials.push({ toolCallId, by }));
+    await harness.prompt([
+      { permission: { kind: 'execute', title: 'push', rawInput: { command: 'git push origin main' } } },
+      { permission: { kind: 'execute', title: 'ls', rawInput: { command: 'ls' } } },
+    ]);
+    assert.equal(denials.length, 2);
+    assert.match(denials[0]!.by, /^rule Bash\(git push:\*\)$/);
+    assert.deepEqual(denials[1], { toolCallId: denials[1]!.toolCallId, by: 'you' });
+    assert.ok(denials[0]!.toolCallId && denials[1]!.toolCallId && denials[0]!.toolCallId !== denials[1]!.toolCallId);
+  });
+});

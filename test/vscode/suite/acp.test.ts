@@ -63,7 +63,7 @@ suite('ACP agents (@agentclientprotocol/sdk)', () => {
     assert.equal(writes.length, 1);
     const reply = text();
     assert.match(reply, /\*\*Plan\*\*\n\n- \[ \] Read the notes/);
-    assert.match(reply, /- ✗ Write .* — failed/);
+    assert.match(reply, /- ✗ Write .* — denied by you/);
     assert.match(reply, /Read .*: "hello\\n"/);
     assert.match(reply, /All done\./);
   });
