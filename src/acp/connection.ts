@@ -1,6 +1,6 @@
 // An ACP agent in its own process, with us as its client (issue 16). No vscode import.
 //   1. spawn the agent, newline-delimited JSON-RPC over its stdin/stdout (the SDK's `ndJsonStream`);
-//   2. `initialize` with our capabilities (fs read/write, terminal), `session/new` with the folder and no MCP servers;
+//   2. `initialize` with our capabilities (fs read/write, terminal), `session/new` with the folder and the host's MCP servers;
 //   3. serve its requests through the executor, one handler per method (files.ts, terminals.ts, permissions.ts):
 //      each answers a value or a JSON-RPC error, never hangs — a request ends when its own `$/cancel_request`,
 //      its session's cancel or the connection's close aborts it;
@@ -119,10 +119,10 @@ export class AcpAgentConnection {
     return info;
   }
 
-  /** `session/new` in `cwd` (default: the first workspace folder), with no MCP servers. */
-  async newSession(cwd?: string, signal?: AbortSignal): Promise<string> {
+  /** `session/new` in `cwd` (default: the first workspace folder), with the MCP servers the agent may start. */
+  async newSession(cwd?: string, signal?: AbortSignal, mcpServers: readonly Acp.McpServer[] = []): Promise<string> {
     const acp = await loadAcp();
-    const response = await this.agent().request(acp.methods.agent.session.new, { cwd: cwd ?? this.options.workspaceFolders()[0] ?? process.cwd(), mcpServers: [] }, { cancellationSignal: signal });
+    const response = await this.agent().request(acp.methods.agent.session.new, { cwd: cwd ?? this.options.workspaceFolders()[0] ?? process.cwd(), mcpServers: [...mcpServers] }, { cancellationSignal: signal });
     this.sessions.set(response.sessionId, new AbortController());
     return response.sessionId;
   }

@@ -8,7 +8,7 @@ import type { ToolExecutor } from '../../executor';
 import type { ApprovalClient } from '../../executor';
 import type { Logger } from '../../executor';
 import type { PermissionPolicy } from '../../executor';
-import { configuredAcpAgents } from './acpAgentSettings';
+import { configuredAcpAgents, workspaceMcpServers } from './acpAgentSettings';
 
 export interface AcpAgentsOptions {
   readonly executor: ToolExecutor;
@@ -106,7 +106,10 @@ export class AcpAgents implements vscode.Disposable {
     this.options.logger.info('acp.starting', { name: launch.name, command: launch.command });
     try {
       const info = await connection.start(signal);
-      const sessionId = await connection.newSession(this.options.workspaceFolders()[0], signal);
+      const folder = this.options.workspaceFolders()[0];
+      const { servers, skipped } = await workspaceMcpServers(folder, info.agentCapabilities?.mcpCapabilities);
+      for (const server of skipped) this.channel.warn(`[${launch.name}] MCP server ${server.name} is not passed: ${server.why}`);
+      const sessionId = await connection.newSession(folder, signal, servers);
       this.channel.info(`[${launch.name}] started: ${info.agentInfo?.name ?? launch.command} ${info.agentInfo?.version ?? ''}, session ${sessionId}`);
       // When it exits or its connection ends (a message over the SDK's limit stops it), the next prompt starts it again.
       void Promise.race([connection.exited.then((code) => `exited (code ${code})`), connection.closed.then(() => 'closed its connection')]).then((why) => {
