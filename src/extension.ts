@@ -151,7 +151,7 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
   subscriptions.push(agent);
   //    Or to an ACP agent (agentToolExecutor.acp.agents, chosen by agentToolExecutor.chat.agent or /agent;
   //    src/vscode/acp/): its file, terminal and permission requests run through this executor too.
-  const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version: String(context.extension.packageJSON.version), workspaceFolders: () => workspaceFolders });
+  const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version: String(context.extension.packageJSON.version), workspaceFolders: () => workspaceFolders, state: context.workspaceState });
   const acpChat = new AcpChat(acpAgents, { redactor, diffLinks, workspaceFolders: () => workspaceFolders });
   subscriptions.push(acpAgents);
   const chatHost: CommandHost = {

@@ -127,6 +127,24 @@ export class AcpAgentConnection {
     return response.sessionId;
   }
 
+  /**
+   * `session/load`: takes up a session the agent kept (a window reload, a restart), where it offers that;
+   * the history it replays goes to whoever listens. Rejects when the agent does not offer it or refuses.
+   */
+  async loadSession(sessionId: string, cwd?: string, signal?: AbortSignal, mcpServers: readonly Acp.McpServer[] = []): Promise<string> {
+    const acp = await loadAcp();
+    if (this.agentInfo?.agentCapabilities?.loadSession !== true) throw new Error('the agent does not offer session/load');
+    // Known before the answer: the replayed updates name it, and the listeners must see them.
+    this.sessions.set(sessionId, new AbortController());
+    try {
+      await this.agent().request(acp.methods.agent.session.load, { sessionId, cwd: cwd ?? this.options.workspaceFolders()[0] ?? process.cwd(), mcpServers: [...mcpServers] }, { cancellationSignal: signal });
+    } catch (error) {
+      this.sessions.delete(sessionId);
+      throw error;
+    }
+    return sessionId;
+  }
+
   /** `session/prompt`; aborting `signal` sends `session/cancel` and the answer's stopReason is then `cancelled`. */
   async prompt(sessionId: string, prompt: Acp.ContentBlock[], signal?: AbortSignal): Promise<Acp.PromptResponse> {
     const acp = await loadAcp();

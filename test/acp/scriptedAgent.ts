@@ -87,7 +87,15 @@ async function main(): Promise<void> {
     .agent({ name: 'scripted-acp-agent' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       record({ kind: 'initialize', params });
-      return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: { loadSession: false }, agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' } };
+      return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: { loadSession: argv.includes('--load') }, agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' } };
+    })
+    // With --load: any session id is taken up again (the history replayed as one message), so a reload continues it.
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      record({ kind: 'session/load', params });
+      if (!argv.includes('--load')) throw acp.RequestError.methodNotFound('session/load');
+      cwds.set(params.sessionId, params.cwd);
+      await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'earlier prompt' } } });
+      return {};
     })
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
       const sessionId = `session-${cwds.size + 1}`;
