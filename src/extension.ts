@@ -235,6 +235,7 @@ export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo):
         permissionRules: () => core().permissions.rules,
         removePermissionRule: (rule) => core().permissions.removeRule(rule),
         acpPrompt: (name, request, stream, token) => acpChat.handle(request, name, stream, token),
+        acpCloseAll: () => acpAgents.closeAll(),
         coreStarted: () => started !== undefined,
         modelPrompt: (request, chatContext, stream, token) => runModelLoop(chatHost, request, chatContext, stream, token),
         compactPrompt: (request, chatContext, stream, token) => compactConversation(chatHost, request, chatContext, stream, token),

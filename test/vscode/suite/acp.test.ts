@@ -47,7 +47,7 @@ suite('ACP agents (@agentclientprotocol/sdk)', () => {
       { say: 'All done.' },
     ]);
 
-  test('a write raises our approval; Deny leaves the file untouched and the reply says it failed', async function () {
+  test('a write raises our approval; Deny leaves the file untouched and the reply says you denied it', async function () {
     this.timeout(60_000);
     const api = await extensionApi();
     const asked: ApprovalRequest[] = [];
@@ -91,5 +91,47 @@ suite('ACP agents (@agentclientprotocol/sdk)', () => {
     const result = await api.testing.acpPrompt!('scripted', chatRequest(JSON.stringify([{ say: 'back again' }])), second.stream, new vscode.CancellationTokenSource().token);
     assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
     assert.match(second.text(), /back again/);
+  });
+
+  test('after a simulated reload the agent takes its session up again with session/load (the id kept in workspace state)', async function () {
+    this.timeout(120_000);
+    const api = await extensionApi();
+    // A name of its own: no session id kept from an earlier run.
+    const name = `scripted-load-${process.pid}-${Date.now()}`;
+    const transcript = path.join(dir, 'load.jsonl');
+    await config().update('acp.agents', [{ name, command: process.execPath, args: [AGENT, '--transcript', transcript, '--load'] }], vscode.ConfigurationTarget.Workspace);
+    const first = await api.testing.acpPrompt!(name, chatRequest(JSON.stringify([{ say: 'one' }])), recordingStream().stream, new vscode.CancellationTokenSource().token);
+    assert.equal(first.errorDetails, undefined, first.errorDetails?.message);
+    await api.testing.acpCloseAll!();
+    const second = await api.testing.acpPrompt!(name, chatRequest(JSON.stringify([{ say: 'two' }])), recordingStream().stream, new vscode.CancellationTokenSource().token);
+    assert.equal(second.errorDetails, undefined, second.errorDetails?.message);
+    const entries = fs.readFileSync(transcript, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; params?: { sessionId?: string } });
+    const opened = entries.filter((entry) => entry.kind === 'session/new');
+    const loaded = entries.filter((entry) => entry.kind === 'session/load');
+    assert.equal(opened.length, 1, 'one session was opened');
+    assert.equal(loaded.length, 1, 'and taken up after the reload');
+    assert.equal(loaded[0]!.params!.sessionId, 'session-1');
+  });
+
+  test("the workspace's .vscode/mcp.json servers are passed at session/new", async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    const name = `scripted-mcp-${process.pid}-${Date.now()}`;
+    const transcript = path.join(dir, 'mcp.jsonl');
+    const mcpFile = path.join(workspaceRoot().fsPath, '.vscode', 'mcp.json');
+    assert.equal(fs.existsSync(mcpFile), false, 'the test workspace has no mcp.json of its own');
+    const madeFolder = !fs.existsSync(path.dirname(mcpFile));
+    fs.mkdirSync(path.dirname(mcpFile), { recursive: true });
+    // JSONC, as VS Code writes it.
+    fs.writeFileSync(mcpFile, '{\n  // the docs server\n  "servers": { "docs": { "type": "stdio", "command": "node", "args": ["${workspaceFolder}/server.js"] } }\n}\n');
+    try {
+      await config().update('acp.agents', [{ name, command: process.execPath, args: [AGENT, '--transcript', transcript] }], vscode.ConfigurationTarget.Workspace);
+      const result = await api.testing.acpPrompt!(name, chatRequest(JSON.stringify([{ say: 'hi' }])), recordingStream().stream, new vscode.CancellationTokenSource().token);
+      assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+      const opened = fs.readFileSync(transcript, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; params?: { mcpServers?: unknown } }).find((entry) => entry.kind === 'session/new');
+      assert.deepEqual(opened!.params!.mcpServers, [{ name: 'docs', command: 'node', args: [`${workspaceRoot().fsPath}/server.js`], env: [] }]);
+    } finally {
+      fs.rmSync(madeFolder ? path.dirname(mcpFile) : mcpFile, { recursive: true, force: true });
+    }
   });
 });
