@@ -74,7 +74,8 @@ async function main(): Promise<void> {
   let toolCalls = 0;
 
   const steps = (prompt: Acp.ContentBlock[]): readonly Step[] => {
-    const text = prompt.map((block) => (block.type === 'text' ? block.text : '')).join('').trim();
+    const first = prompt[0];
+    const text = first?.type === 'text' ? first.text.trim() : '';
     if (text === 'demo' || text.endsWith(' demo')) return DEMO_SCRIPT;
     try {
       return JSON.parse(text) as Step[];
@@ -109,6 +110,8 @@ async function main(): Promise<void> {
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
       const { sessionId } = params;
+      // What came with the prompt's words (the first block): attachments.
+      record({ kind: 'session/prompt', attached: params.prompt.slice(1) });
       const cancel = new AbortController();
       cancels.set(sessionId, cancel);
       const cwd = cwds.get(sessionId) ?? process.cwd();

@@ -3,8 +3,11 @@
 // `session/prompt`; its session updates are drawn by `UpdateRenderer`, and the requests it makes of us
 // (each a turn of the executor) by the same `ReplyRenderer` as the built-in loop's — approvals, outcome
 // lines, Open diff. The chat's stop button sends `session/cancel`.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnHost } from '../../acp/calls';
+import type { Acp } from '../../acp/sdk';
+import { MAX_ATTACHED_VALUE_CHARS } from '../chat/attachments';
 import type { ToolCall } from '../../executor';
 import type { Redactor } from '../../executor';
 import type { Turn } from '../../executor';
@@ -15,6 +18,8 @@ import type { AcpAgents } from './acpAgents';
 import { BRIDGE_AGENT, BUILTIN_AGENT, chosenAgentSetting } from './acpAgentSettings';
 import { commandsText, deniedByOf, UpdateRenderer, usageFooter } from './updateRenderer';
 
+/** An attached plain value is cut here (as the built-in loop's attachments). */
+const MAX_ATTACHED_TEXT_CHARS = MAX_ATTACHED_VALUE_CHARS;
 /** The prompt shown in a turn's label (Tool Calls view) is cut here (as the built-in loop's). */
 const TURN_LABEL_MAX_CHARS = 50;
 
@@ -103,7 +108,7 @@ export class AcpChat implements TurnHost {
         if (denial.sessionId === agent.sessionId && this.active === prompt) updates.denied(denial.toolCallId, denial.by);
       });
       try {
-        const answer = await agent.connection.prompt(agent.sessionId, [{ type: 'text', text: request.prompt }], controller.signal);
+        const answer = await agent.connection.prompt(agent.sessionId, [{ type: 'text', text: request.prompt }, ...this.attached(request)], controller.signal);
         updates.flush();
         await Promise.all(prompt.turns);
         if (answer.stopReason === 'refusal') return { errorDetails: { message: `The agent ${name} refused to go on.` }, metadata: { acp: name, stopReason: answer.stopReason } };
@@ -124,6 +129,23 @@ export class AcpChat implements TurnHost {
     } finally {
       cancel.dispose();
     }
+  }
+
+  /**
+   * What the user attached, as ACP content: a file or a range as a `resource_link` (the agent reads it with
+   * fs/read_text_file, through our Read: redaction and the ignore files apply), a plain value as redacted text.
+   */
+  private attached(request: vscode.ChatRequest): Acp.ContentBlock[] {
+    return (request.references ?? []).flatMap((reference): Acp.ContentBlock[] => {
+      const value = reference.value;
+      if (value instanceof vscode.Uri) return value.scheme === 'file' ? [{ type: 'resource_link', uri: value.toString(), name: path.basename(value.fsPath) }] : [];
+      if (value instanceof vscode.Location) {
+        const first = value.range.start.line + 1;
+        const last = value.range.end.line + 1;
+        return value.uri.scheme === 'file' ? [{ type: 'resource_link', uri: value.uri.toString(), name: path.basename(value.uri.fsPath), description: `lines ${first}-${last}` }] : [];
+      }
+      return typeof value === 'string' ? [{ type: 'text', text: this.options.redactor.redact(value).slice(0, MAX_ATTACHED_TEXT_CHARS) }] : [];
+    });
   }
 
   turnOptions() {

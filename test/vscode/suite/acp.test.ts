@@ -134,4 +134,31 @@ suite('ACP agents (@agentclientprotocol/sdk)', () => {
       fs.rmSync(madeFolder ? path.dirname(mcpFile) : mcpFile, { recursive: true, force: true });
     }
   });
+
+  test('attached files and ranges go to the agent as resource_link blocks, a plain value as redacted text', async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    const name = `scripted-refs-${process.pid}-${Date.now()}`;
+    const transcript = path.join(dir, 'refs.jsonl');
+    await config().update('acp.agents', [{ name, command: process.execPath, args: [AGENT, '--transcript', transcript] }], vscode.ConfigurationTarget.Workspace);
+    const uri = vscode.Uri.file(file);
+    const secret = `ghp_${'a1B2c3D4e5'.repeat(4).slice(0, 36)}`;
+    const request = {
+      ...chatRequest(JSON.stringify([{ say: 'seen' }])),
+      references: [
+        { id: 'file', value: uri },
+        { id: 'range', value: new vscode.Location(uri, new vscode.Range(1, 0, 2, 0)) },
+        { id: 'value', value: `a note with ${secret}` },
+      ],
+    } as unknown as vscode.ChatRequest;
+    const result = await api.testing.acpPrompt!(name, request, recordingStream().stream, new vscode.CancellationTokenSource().token);
+    assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+    const prompt = fs.readFileSync(transcript, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; attached?: Array<{ type: string; text?: string }> }).find((entry) => entry.kind === 'session/prompt');
+    const [whole, range, value] = prompt!.attached!;
+    assert.deepEqual(whole, { type: 'resource_link', uri: uri.toString(), name: path.basename(file) });
+    assert.deepEqual(range, { type: 'resource_link', uri: uri.toString(), name: path.basename(file), description: 'lines 2-3' });
+    assert.equal(value!.type, 'text');
+    assert.match(value!.text!, /^a note with /);
+    assert.ok(!value!.text!.includes(secret), value!.text);
+  });
 });
