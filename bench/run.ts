@@ -102,6 +102,7 @@ async function main(): Promise<void> {
     `  15 for the fresh CLI, whose start varies; the bundle's load + activate in the real extension host is ${HOST_STARTS} fresh`,
     '  VS Code servers with the code cache, one browser each, after one that writes it);',
     '  numbers are the median with min–max in parentheses. The rows are issue 13\'s table.',
+    '- The measurements behind design choices in the code, each with its date and machine: [docs/MEASUREMENTS.md](docs/MEASUREMENTS.md)',
     '',
     table(rows),
     '',

@@ -20,7 +20,7 @@ const IMPORT_META_URL_SHIM = "var __import_meta_url = require('node:url').pathTo
 /**
  * WebFetch alone converts HTML, and turndown brings a whole DOM (domino, about a quarter of the
  * bundle): it goes to its own file, `dist/turndown.js`, loaded on the first conversion. In the
- * bundles `turndown` is a stand-in constructor that requires that file then (issue 13: load time).
+ * bundles `turndown` is a stand-in constructor that requires that file then, so it costs no load time.
  * @type {import('esbuild').Plugin}
  */
 const lazyTurndown = {
@@ -41,7 +41,7 @@ const lazyTurndown = {
 };
 
 /**
- * The OS sandbox runtime (issue 17) runs in a process of its own, `dist/sandbox-host.js`
+ * The OS sandbox runtime runs in a process of its own, `dist/sandbox-host.js`
  * (src/tools/sandbox/runtime/runtimeHost.ts and the library), started only when the sandbox is on: in the other
  * bundles `./runtimeHostScript` names that file, and the library itself may not be imported.
  * @type {import('esbuild').Plugin}
@@ -63,10 +63,10 @@ const sandboxInItsProcess = {
 /**
  * In the sandbox runtime's process, two of the library's helpers that start a process on every command it
  * wraps are ours, which start none:
- * - its `whichSync` (dist/utils/which.js: a spawnSync of `which` for the shell, 9 ms each there) is
+ * - its `whichSync` (dist/utils/which.js: a spawnSync of `which` for the shell) is
  *   src/tools/sandbox/runtime/which.ts, the same lookup over PATH (test/unit/tools/sandboxWhich.test.ts compares them);
  * - its `ripGrep` (dist/utils/ripgrep.js: `rg --files` over the command's folder for the protected names
- *   below it, 14-16 ms a run) is src/tools/sandbox/runtime/fileListing.ts, the same listing with `readdir`
+ *   below it) is src/tools/sandbox/runtime/fileListing.ts, the same listing with `readdir`
  *   (test/unit/tools/sandboxFileListing.test.ts compares them).
  * @type {import('esbuild').Plugin}
  */
@@ -83,7 +83,7 @@ const noProcessPerWrap = {
 /**
  * A stand-in for `filter`'s module that requires `dist/<file>` (built from that module by its own target
  * below) the first time the module is required: parts only some windows need stay out of
- * `dist/extension.js`, which every window loads at startup (issue 13: load time).
+ * `dist/extension.js`, which every window loads at startup.
  * @param {string} name
  * @param {RegExp} filter what the importer asks for (`require('unbash')`, `import('./hosted')`)
  * @param {string} file
@@ -194,8 +194,8 @@ const RESERVED = new Set(['default', 'delete', 'new', 'function', 'class', 'enum
  * names, 10 files) and `node:path` & co. that was a tenth of loading the extension. Here our files import
  * one module of the bundle per such module. For `vscode` and Node's built-ins that module reads each name
  * once, in a pure expression, so esbuild keeps only the names our code uses and makes each a plain variable:
- * no object is copied at load, and a use is a variable, not a getter (`export *` of them copied ~700
- * getters at load, 1-6 ms of the real extension host's ~18 ms of CPU for loading the extension, 2026-12-04).
+ * no object is copied at load, and a use is a variable, not a getter (`export *` of them copied hundreds of
+ * getters at load; docs/MEASUREMENTS.md, "Bundle").
  * The name is read when the bundle loads: these modules' top-level values (namespaces, classes, functions)
  * do not change. zod's stand-in is re-exported as it is (`export *`): reading its names would load zod.
  * Named and namespace imports, and a built-in's default (the module: `import Module from 'node:module'`).
@@ -220,7 +220,7 @@ const importedOnce = {
 };
 
 /**
- * The extension's core on first use (issue 13: load + activate in the real extension host). `extension-main.js`
+ * The extension's core on first use, to keep load + activate in the extension host short. `extension-main.js`
  * holds the VS Code glue (src/vscode/, src/extension.ts); everything it imports from elsewhere (the executor, the
  * tools, the Node adapters, ACP, their packages) is `dist/extension-core.js`, loaded the first time the glue
  * reads one of those imports, not when the extension activates (src/vscode/coreModules.ts).
@@ -247,14 +247,17 @@ function coreOnFirstUse(coreOptions) {
    * @type {Map<string, string>}
    */
   const modules = new Map();
-  /** @type {Map<string, Promise<string[]>>} */
+  /** A core module's export names, and the files of its import graph, which watch mode watches for the core. @type {Map<string, Promise<{ exported: string[], watchFiles: string[] }>>} */
   const names = new Map();
   const exportNames = (file) => {
     let pending = names.get(file);
     if (!pending) {
       pending = esbuild
         .build({ entryPoints: [file], bundle: true, write: false, format: 'esm', platform: 'node', packages: 'external', metafile: true, logLevel: 'silent' })
-        .then((result) => Object.values(result.metafile.outputs).flatMap((output) => output.exports));
+        .then((result) => ({
+          exported: Object.values(result.metafile.outputs).flatMap((output) => output.exports),
+          watchFiles: Object.keys(result.metafile.inputs).map((input) => path.resolve(input)),
+        }));
       names.set(file, pending);
     }
     return pending;
@@ -274,9 +277,10 @@ function coreOnFirstUse(coreOptions) {
         return { path: id, namespace: 'core-module', pluginData: { file: resolved.path } };
       });
       build.onLoad({ filter: /.*/, namespace: 'core-module' }, async (args) => {
-        const exported = await exportNames(args.pluginData.file);
+        const { exported, watchFiles } = await exportNames(args.pluginData.file);
         return {
           loader: 'js',
+          watchFiles,
           resolveDir: process.cwd(),
           contents: [
             `const { coreModule } = require(${JSON.stringify(LOADER)});`,
@@ -360,13 +364,43 @@ const targets = [
 
 cpSync('node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp', `${outdir}/vendor/seccomp`, { recursive: true, filter: (source) => !source.endsWith('.ts') });
 // The JVM agent that points Java's networking at the runtime's proxy (JAVA_TOOL_OPTIONS in the sandbox). Without
-// it beside sandbox-host.js the runtime ran `npm root -g` to look for it as it started (190 ms) and gave Java
+// it beside sandbox-host.js the runtime ran `npm root -g` to look for it as it started and gave Java
 // tools no proxy.
 cpSync('node_modules/@anthropic-ai/sandbox-runtime/vendor/java-proxy-agent/srt-proxy-agent.jar', `${outdir}/vendor/java-proxy-agent/srt-proxy-agent.jar`);
 
 if (watch) {
+  // `[watch] build started` / `[watch] build finished` around each round of rebuilds, and errors as
+  // `✘ [ERROR] text` over `    file:line:column:`: the background problem matcher of .vscode/tasks.json,
+  // which lets F5 launch only once the first build is done.
+  let building = targets.length;
+  /** This round's errors, once each; a nested build's summary ("Build failed with…") only when nothing else is. */
+  let errors = new Map();
+  console.log('[watch] build started');
+  const watchReport = () => {
+    let first = true;
+    return {
+      name: 'watch-report',
+      setup(build) {
+        build.onStart(() => {
+          if (first) first = false;
+          else if (building++ === 0) console.log('[watch] build started');
+        });
+        build.onEnd((result) => {
+          for (const { text, location } of result.errors) {
+            const where = location ? `\n    ${location.file}:${location.line}:${location.column}:` : '';
+            errors.set(`✘ [ERROR] ${text.split('\n')[0]}${where}`, text.startsWith('Build failed with'));
+          }
+          if (--building > 0) return;
+          const own = [...errors].filter(([, summary]) => !summary);
+          for (const [line] of own.length > 0 ? own : [...errors]) console.error(line);
+          errors = new Map();
+          console.log('[watch] build finished');
+        });
+      },
+    };
+  };
   for (const options of targets) {
-    const ctx = await esbuild.context(options);
+    const ctx = await esbuild.context({ ...options, logLevel: 'silent', plugins: [...(options.plugins ?? []), watchReport()] });
     await ctx.watch();
   }
 } else {

@@ -77,7 +77,7 @@ interface Core {
  * Activation registers what VS Code shows and asks for (commands, tools, the participant, views, content
  * providers) and nothing that needs the executor: the executor, the tools and their adapters (the core,
  * `dist/extension-core.js` in the bundle) are loaded and started by `startCore`, the first time one of
- * them is used (issue 13: load + activate in the real extension host).
+ * them is used, to keep load + activate in the extension host short.
  */
 export function activate(context: vscode.ExtensionContext, launch?: LaunchInfo): AgentToolExecutorApi {
   const clock = startThreadClock();
@@ -260,7 +260,7 @@ function startCore(wiring: CoreWiring): Core {
   const storageRoot = context.storageUri ?? context.globalStorageUri;
   const artifactStore = new NodeArtifactStore({ root: storageRoot.fsPath });
   void artifactStore.prune(sessionId).catch((error) => logger.warn('artifacts.prune_failed', { error: String(error) }));
-  // W's walk before and after each non-read-only call, plus a watcher for what the walk misses.
+  // The walk of spec §5 before and after each non-read-only call, plus a watcher for what the walk misses.
   // The CLI's watcher feed: VS Code's own watcher (1.139, remote server) did not report writes
   // to files in new nested folders in our tests, so it cannot fill the walk's blind spot.
   const snapshotter = new NodeWorkspaceSnapshotter({ logger });
@@ -273,7 +273,7 @@ function startCore(wiring: CoreWiring): Core {
   // Agents' ignore files (.aiignore, …): every tool, the command checks and the snapshots honour them.
   const agentIgnore = watchedIgnoreFiles(() => workspaceFolders);
   subscriptions.push(agentIgnore.disposable);
-  // The OS sandbox around Bash (issue 17): configured with the rules; where it cannot run, said once.
+  // The OS sandbox around Bash: configured with the rules; where it cannot run, said once.
   const sandbox = new BashSandbox({ onUnavailable: (message) => void vscode.window.showWarningMessage(`Agent Tool Executor: ${message}`) });
   subscriptions.push({ dispose: () => void sandbox.dispose() });
   // The ripgrep VS Code ships, looked up once (up to four files checked): the sandbox and Grep use it.

@@ -1,6 +1,6 @@
 // `dist/extension.js`, the extension's `main`: runs the extension proper, `dist/extension-main.js`, with a V8
-// code cache where it can (src/node/runtime/codeCache.ts; issue 13: load + activate in the real extension host, where
-// loading the code was most of it). The cache is written once, a little after the first activation without
+// code cache where it can (src/node/runtime/codeCache.ts), since loading the code was most of load + activate in the real
+// extension host. The cache is written once, a little after the first activation without
 // one, so it holds what activating compiled. Only Node built-ins here, so this file stays a few KB.
 import * as path from 'node:path';
 import { CODE_CACHE_SAVE_DELAY_MS, loadWithCodeCache, type LoadedModule } from './node/runtime/codeCache';

@@ -1,4 +1,4 @@
-// An ACP agent in its own process, with us as its client (issue 16). No vscode import.
+// An ACP agent in its own process, with us as its client. No vscode import.
 //   1. spawn the agent, newline-delimited JSON-RPC over its stdin/stdout (the SDK's `ndJsonStream`);
 //   2. `initialize` with our capabilities (fs read/write, terminal), `session/new` with the folder and the host's MCP servers;
 //   3. serve its requests through the executor, one handler per method (files.ts, terminals.ts, permissions.ts):

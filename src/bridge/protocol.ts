@@ -1,4 +1,4 @@
-// The bridge protocol (issue 15, docs/PROTOCOL.md): an agent in its own process drives the executor over
+// The bridge protocol (docs/PROTOCOL.md): an agent in its own process drives the executor over
 // JSON-RPC. One module for both ends — the executor side (VS Code's LanguageClient host, `tool-exec serve`)
 // and agents written in TypeScript (examples/agent) — so a method's name and shapes are written once.
 // No vscode import: the CLI and the reference agent load this file too.

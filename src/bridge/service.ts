@@ -1,4 +1,4 @@
-// The executor side of the bridge (issue 15): the protocol's methods over one `ToolExecutor`, for one
+// The executor side of the bridge: the protocol's methods over one `ToolExecutor`, for one
 // agent connection. Both hosts use it — VS Code's LanguageClient (client side) and `tool-exec serve`
 // (server side) — through `bindBridge`. No vscode import.
 //   1. `beginTurn` opens an executor turn under the agent's id; `offer` offers a call (early dispatch

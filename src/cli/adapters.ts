@@ -78,7 +78,7 @@ export async function createCliAdapters(options: CliAdapterOptions): Promise<Cli
   }
   // Said once, as a line of its own on stderr (the log would say it a second time).
   for (const notice of permissionPolicy.notices) process.stderr.write(`tool-exec: warning: ${notice}\n`);
-  // The OS sandbox (issue 17): started and checked now, before any command; where it cannot run, said once.
+  // The OS sandbox: started and checked now, before any command; where it cannot run, said once.
   const sandbox = new BashSandbox({ onUnavailable: (message) => process.stderr.write(`tool-exec: ${message}\n`) });
   const allowRules = permissionPolicy.allRules.filter((rule) => rule.behavior === 'allow').map((rule) => rule.text);
   await sandbox.configure(combineSandboxSettings(sandboxSettings.settings, {}, true).settings, {

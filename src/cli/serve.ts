@@ -1,4 +1,4 @@
-// `tool-exec serve --stdio` (issue 15): the bridge protocol (docs/PROTOCOL.md) served from the server side
+// `tool-exec serve --stdio`: the bridge protocol (docs/PROTOCOL.md) served from the server side
 // on stdin/stdout, for an agent that starts us as its child. One executor for the whole connection; it
 // ends when the agent closes our stdin, sends `exit`, or a signal arrives — open turns are cancelled
 // first and every process their calls started is stopped.

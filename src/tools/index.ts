@@ -1,4 +1,4 @@
-// The built-in tools (issue 6), one file each, created by one factory and registered through the registry.
+// The built-in tools, one file each, created by one factory and registered through the registry.
 import type { ToolDefinition } from '../executor';
 import type { ToolRegistry } from '../executor';
 import { BackgroundShells } from './shell/backgroundShells';

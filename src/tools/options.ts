@@ -41,7 +41,7 @@ export interface BuiltinToolsOptions {
   readonly fetch?: WebFetchOptions;
   /** Owns the shell processes; `dispose()` it on deactivation to kill what still runs. @default `defaultProcessSupervisor` */
   readonly supervisor?: ProcessSupervisor;
-  /** Runs Bash commands in the OS sandbox when its settings turn it on (issue 17). @default none: never sandboxed */
+  /** Runs Bash commands in the OS sandbox when its settings turn it on. @default none: never sandboxed */
   readonly sandbox?: BashSandbox;
   /** Where TodoWrite keeps each session's list (a UI may read it). @default a new in-memory store */
   readonly todos?: TodoStore;

@@ -1,4 +1,4 @@
-// The extension's core, loaded on first use (issue 13: load + activate in the real extension host). In the
+// The extension's core, loaded on first use, to keep load + activate in the extension host short. In the
 // bundle, `dist/extension-main.js` holds the VS Code glue and `dist/extension-core.js` what the glue imports
 // from elsewhere: the executor, the tools, the Node adapters, ACP (scripts/build.mjs `coreOnFirstUse`). Each
 // such import is a stand-in there whose names read the module here, so the core is loaded the first time the

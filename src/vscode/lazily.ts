@@ -1,4 +1,4 @@
-// An object made on first use (issue 13: the extension's core is loaded and started on first use, not at
+// An object made on first use (the extension's core is loaded and started on first use, not at
 // activation). What activation builds holds the stand-in; the first property read makes the real object,
 // and every read after that goes to it: methods come bound to it, so `this` is the real object (its
 // private fields work), and a write goes to it too.

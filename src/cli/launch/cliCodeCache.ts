@@ -1,4 +1,4 @@
-// The CLI's start with a V8 code cache (src/node/runtime/codeCache.ts; issue 13: a fresh CLI process): `dist/cli.js`
+// The CLI's start with a V8 code cache (src/node/runtime/codeCache.ts), so a fresh process starts faster: `dist/cli.js`
 // is a small launcher (src/cli/launch/launcher.ts) that runs the CLI proper, `dist/cli-main.js`, and writes the
 // cache at exit after a run that did the CLI's work. `TOOL_EXEC_LOG=debug` says what it did on stderr.
 import { loadWithCodeCache, type Debug } from '../../node/runtime/codeCache';

@@ -1,6 +1,6 @@
 // `dist/cli.js`, the `tool-exec` command: starts the CLI bundle beside it, `dist/cli-main.js`, with a V8 code
-// cache where it can (src/cli/launch/cliCodeCache.ts; issue 13: a fresh CLI process), and V8's young generation capped
-// (src/node/runtime/youngGeneration.ts; issue 13: peak RSS of big output). Only Node built-ins here.
+// cache where it can (src/cli/launch/cliCodeCache.ts: a fresh process starts faster), and V8's young generation capped
+// (src/node/runtime/youngGeneration.ts: a lower peak RSS for big output). Only Node built-ins here.
 import * as path from 'node:path';
 import { launch } from './cliCodeCache';
 import { capYoungGeneration, type YoungGenerationCap } from '../../node/runtime/youngGeneration';

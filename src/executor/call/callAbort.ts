@@ -1,4 +1,4 @@
-// A call's abort controller, made only when someone asks for its signal (issue 13): most handlers
+// A call's abort controller, made only when someone asks for its signal: most handlers
 // finish without looking, and a controller, its event dispatch and an abort reason with a stack
 // trace cost more than a no-op call itself.
 
@@ -35,8 +35,8 @@ export class CallAbort {
 
   /**
    * The call is over: a signal taken later is born aborted with `reason()`; one handed out aborts at
-   * the next turn of the event loop, after the result went on (issue 13: the abort's event and reason
-   * cost a Bash call 10-25 µs after its shell exited). Read through `signal` it is aborted at once.
+   * the next turn of the event loop, after the result went on, so the abort's event and reason do not
+   * delay the result. Read through `signal` it is aborted at once.
    */
   end(reason: () => unknown): void {
     if (this.aborted) return;
@@ -48,8 +48,7 @@ export class CallAbort {
   /**
    * `ToolContext.onAbort`: `listener` hears the first abort, or the call's end (at the next turn of the
    * event loop, as a handed-out signal does), once; at once if either came already. No signal is made
-   * (issue 13: a controller, its listener and its abort with a reason cost a Bash call about 90 µs
-   * right after its fork). A listener that throws is not let stop the abort of the call.
+   * (docs/MEASUREMENTS.md, "Call abort"). A listener that throws is not let stop the abort of the call.
    */
   listen(listener: (reason: unknown) => void): () => void {
     if (this.aborted) {

@@ -2,7 +2,7 @@
 // Early failures (lookup, validation, hooks, permission) skip to redaction; after the handler
 // started, the after-snapshot, redaction, budget and post hooks run whatever happened. A stage with
 // nothing to do for a call (no hooks, no ask, a read-only tool's snapshots) answers undefined at once
-// rather than a promise, and only a promise is awaited: each await costs a microtask turn (issue 13).
+// rather than a promise, and only a promise is awaited: each await costs a microtask turn.
 import { CallState, type CallOptions, type ExecutorDeps, type StageFailure } from './callState';
 import type { ToolCall } from '../contract/contract';
 import { projectErrorMessage } from '../contract/errors';

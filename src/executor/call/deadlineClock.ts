@@ -1,4 +1,4 @@
-// One Node timer for the process's deadlines (issue 13). Node keeps a timer list per duration and drops
+// One Node timer for the process's deadlines. Node keeps a timer list per duration and drops
 // it when it empties, so a call that armed its deadline and its command's timeout (Bash: 126 s and
 // 120 s) made and dropped two lists, and a run of short calls did so for every call. Here a deadline is
 // an entry in a set; the one timer is armed for the earliest entry and left armed when that entry goes,
@@ -31,8 +31,7 @@ class Entry implements ClockEntry {
 /**
  * The entries are a doubly linked list, not a `Set`: a `Set` the clock kept for the process's life
  * (so in V8's old generation), taking and dropping an entry per call, made V8 keep far more of each
- * call's garbage through young-generation collections (a 10,000-call batch of no-op calls: 2.5 MB
- * promoted per collection instead of 0.5-0.8, 5.7 -> 9.5 µs per call; issue 13).
+ * call's garbage through young-generation collections (docs/MEASUREMENTS.md, "Deadline clock").
  */
 export class DeadlineClock {
   private head: Entry | undefined;

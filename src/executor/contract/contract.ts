@@ -130,7 +130,7 @@ export interface OutputStreamEnd {
 }
 
 /**
- * Streaming output of a handler (issue 5), in constant memory: the executor keeps only a head,
+ * Streaming output of a handler, in constant memory: the executor keeps only a head,
  * a tail ring buffer and counts, and writes the redacted full stream to an artifact as it arrives,
  * so a command printing 1 GiB never holds it in memory.
  *
@@ -169,15 +169,15 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /**
    * Throws the signal's reason once it is aborted, as `signal.throwIfAborted()` does, without making the
-   * signal: a handler that only checks between its steps need not take one (issue 13: taking it, with its
-   * abort at the call's end, cost a Read of a 4 KiB file about a tenth of its time).
+   * signal: a handler that only checks between its steps need not take one (taking it, with its abort at
+   * the call's end, was a tenth of a small Read's time).
    */
   throwIfAborted(): void;
   /**
    * Calls `listener` once, with the signal's reason, when the signal would abort: on cancel, on timeout,
    * or (at the next turn of the event loop) when the call is over with the handler still at work; at
-   * once if that happened already. Returns the way to stop listening. It makes no signal (issue 13: a
-   * Bash call that took the signal to listen on paid about 90 µs for it right after its fork).
+   * once if that happened already. Returns the way to stop listening. It makes no signal, which right
+   * after a fork is costly (docs/MEASUREMENTS.md, "Call abort").
    */
   onAbort(listener: (reason: unknown) => void): () => void;
   /**
@@ -246,7 +246,7 @@ export interface ApprovalContext {
 }
 
 /**
- * What a call touches, for permission rules and modes (policy issue §2, §3): a file path and how it is
+ * What a call touches, for permission rules and modes: a file path and how it is
  * accessed, a shell command line, or a URL. Tools that do not declare `permissionSubject` are read
  * through the well-known input fields `path`, `file_path`, `command` and `url`.
  */

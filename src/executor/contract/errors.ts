@@ -10,7 +10,7 @@ export class CancellationError extends Error {
 
 /**
  * A `CancellationError` without a stack trace, for aborts nobody debugs (a call that simply ended):
- * capturing the stack was a measurable part of every call's cost (issue 13).
+ * capturing the stack was a measurable part of every call's cost.
  */
 export function quietCancellation(message: string): CancellationError {
   const limit = Error.stackTraceLimit;

@@ -83,7 +83,7 @@ export class EventEmitter<E> {
 
   emit(event: E): void {
     // The listeners as they are now (one added by a listener hears the next event); without a copy
-    // when there are none or one, the common cases (issue 13: a copy per event per call).
+    // when there are none or one, the common cases (not a copy per event per call).
     const count = this.listeners.size;
     if (count === 0) return;
     if (count === 1) {

@@ -13,7 +13,7 @@ export interface CompiledSchema {
 /**
  * A schema built on first use. The built-in tools declare theirs so, behind a getter
  * (`get inputSchema()`), and the registry compiles such a tool's schema when it is first needed: the
- * extension then loads zod (`dist/zod.js`) at the first tool call or tool list, not at startup (issue 13).
+ * extension then loads zod (`dist/zod.js`) at the first tool call or tool list, not at startup.
  */
 export function deferredSchema<T>(build: () => T): () => T {
   let schema: T | undefined;
@@ -28,7 +28,7 @@ export function compileSchema(def: ToolDefinition): CompiledSchema {
   if (def.inputSchema && isZodSchema(def.inputSchema)) {
     const validator = def.inputSchema;
     // Converted when first offered to a model, not when registered: converting the built-in tools'
-    // schemas was a fifth of the extension's activate() (issue 13), and most calls never need it.
+    // schemas was a fifth of the extension's activate(), and most calls never need it.
     let jsonSchema: JsonSchema | undefined;
     return {
       validator,

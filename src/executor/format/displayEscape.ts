@@ -1,5 +1,5 @@
 // Makes text safe to show in an approval preview: control characters, ANSI escapes and bidi
-// overrides are shown escaped, so what the user reads is what runs (spec §3.3, policy issue).
+// overrides are shown escaped, so what the user reads is what runs (spec §3.3).
 
 /** C0/C1 controls except tab and newline, DEL, bidi controls, zero-width characters and the BOM. */
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;

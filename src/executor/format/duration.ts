@@ -1,4 +1,4 @@
-// Go-style durations for W's timeout wording: 300000 → "5m0s", 90000 → "1m30s", 1500 → "1.5s".
+// Go-style durations for the timeout message of spec §4: 300000 → "5m0s", 90000 → "1m30s", 1500 → "1.5s".
 
 const MS_PER_SECOND = 1000;
 const MS_PER_MINUTE = 60 * MS_PER_SECOND;

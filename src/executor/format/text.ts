@@ -10,8 +10,8 @@ export function utf8Bytes(text: string): number {
  * `text.slice(start)` as a string of its own. V8 makes a slice of 13 chars or more a view that keeps its
  * whole parent alive: a stream that keeps the short tail of each long piece (the redaction stream's
  * holdback) would keep every piece alive through the next young-generation collection, and
- * that much survival makes V8 double its young generation (issue 13: 16 MiB more peak RSS for a command
- * printing 256 MiB). A cons string is flattened by the slice into a new string of the tail's size.
+ * that much survival makes V8 double its young generation, which raises the peak RSS of a command with
+ * much output. A cons string is flattened by the slice into a new string of the tail's size.
  */
 export function detachedSlice(text: string, start: number): string {
   return (' ' + text.slice(start)).slice(1);
@@ -94,16 +94,14 @@ export function countNewlines(text: string, from = 0, to = text.length): number 
 
 /**
  * Chars per block of `utf8BytesAndLines`: small enough that a block the byte count has just read is still
- * in the CPU's cache for the line count (issue 13: of 100 MB, the two passes one after the other took
- * 83-115 ms and by 64 Ki-char blocks 63 ms; 256 Ki and 1 Mi blocks 64-68 ms).
+ * in the CPU's cache for the line count (docs/MEASUREMENTS.md, "Text measure").
  */
 export const MEASURE_BLOCK_CHARS = 64 * 1024;
 
 /**
  * `utf8Bytes(text)`, `countLines(text)` and the chars of its longest line (without the newline) in one
  * walk over the text, block by block, so a long text is read from memory once instead of two or three
- * times (issue 13: `capLongLines`, which jumps from line to line, took 2-3.5 ms of 100 MB, from memory,
- * and 0.04-0.07 ms of 10 MB, from the caches, so that truncation scaled ×11.1 from 10 to 100 MB). A
+ * times, so truncation scales linearly past the CPU's caches (docs/MEASUREMENTS.md, "Text measure"). A
  * block never ends between the two halves of a surrogate pair (each half alone would count 3 bytes, the
  * pair counts 4).
  */

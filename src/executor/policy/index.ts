@@ -1,4 +1,4 @@
-// The permission policy (policy issue 4): modes, Claude-Code rules, paths, sensitive files, settings.
+// The permission policy: modes, Claude-Code rules, paths, sensitive files, settings.
 export { PERMISSION_MODES, parsePermissionMode, modeStrictness, type PermissionMode } from './modes';
 export { RulesPolicy, type RuleLists, type RulesPolicyOptions } from './rulesPolicy';
 export { parseRule, parseCommandPattern, type PermissionRule, type RuleBehavior, type RuleSource, type CommandPattern } from './rules/ruleSyntax';

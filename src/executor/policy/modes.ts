@@ -1,4 +1,4 @@
-// The four permission modes (policy issue §1) and the names Claude Code's settings use for them.
+// The four permission modes and the names Claude Code's settings use for them.
 
 /**
  * default: read-only tools run, others ask. acceptEdits: file edits inside the workspace run too;

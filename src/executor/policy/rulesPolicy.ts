@@ -1,4 +1,4 @@
-// The executor's permission policy (policy issue §1–§3): modes, allow/ask/deny rules from the user,
+// The executor's permission policy: modes, allow/ask/deny rules from the user,
 // the workspace and the session, resolved paths, sensitive files, and compound commands split part by
 // part. Per part, in order:
 //   1. a deny rule that matches → deny          2. plan mode and a tool that is not read-only → deny
@@ -68,7 +68,7 @@ export class RulesPolicy implements PermissionPolicy {
   /** Whether the workspace is trusted; the host may change it (VS Code's workspace trust). */
   workspaceTrusted: boolean;
   /**
-   * Calls the OS sandbox confines and lets run unasked (issue 17: Bash with `autoAllowBashIfSandboxed`).
+   * Calls the OS sandbox confines and lets run unasked (Bash with `autoAllowBashIfSandboxed`).
    * The sandbox enforces what their paths would ask for (outside the folders, secret and memory files,
    * what cannot be parsed), so those asks are lifted; deny rules, ask rules, ignore files and plan mode
    * still apply. The host sets it.
@@ -143,7 +143,7 @@ export class RulesPolicy implements PermissionPolicy {
     // Only paths are compared with the folders; calls without one touch no file system here. A folder
     // that holds a path's real location as written is real itself, so with one folder (the usual
     // case) it is resolved only for a path outside it, after the path. With more, one of them
-    // seldom holds it: they are resolved while the path is (issue 13: one wait instead of two).
+    // seldom holds it: they are resolved while the path is (one wait instead of two).
     const subjects = subjectsOf(request.tool, request.input);
     const allFolders = [...request.workspaceFolders, ...this.additionalDirectories];
     const namesPath = subjects.ok && subjects.subjects.some((subject) => subject.kind === 'path');

@@ -1,4 +1,4 @@
-// Claude Code's `settings.json`, read as it is (policy issue §7): `permissions.allow|ask|deny`,
+// Claude Code's `settings.json`, read as it is: `permissions.allow|ask|deny`,
 // `permissions.defaultMode`, `permissions.additionalDirectories` and `hooks`, so a user's existing file
 // works unchanged. Parsing is pure; problems are values, listed for the host to show.
 import type { IgnoredPaths } from '../ports/workspace/ignoredPaths';

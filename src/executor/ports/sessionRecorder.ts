@@ -1,4 +1,4 @@
-// Port: the session record, one entry per call, enough to replay a session (issue 5).
+// Port: the session record, one entry per call, enough to replay a session.
 import type { SessionRecordEntry } from '../results/sessionRecord';
 
 export interface SessionRecorder {

@@ -1,4 +1,4 @@
-// The total budget of a batch (spec §7, W): after every call ran, the model contents of the turn
+// The total budget of a batch (spec §7): after every call ran, the model contents of the turn
 // together must fit `maxTotalBytes`. Small results are kept whole; the large ones share what is left
 // equally (water filling) and are cut to their head and tail thirds.
 import { truncateMiddle } from './budget';

@@ -4,7 +4,7 @@ import type { PersistedOutputInfo, ResultBudget } from '../contract/contract';
 import type { ArtifactRef, BudgetStrategy } from '../contract/result';
 import { countLines, formatBytes, headWithinBytes, headWithinChars, tailWithinBytes, utf8Bytes, utf8BytesAndLines } from '../format/text';
 
-/** A line longer than this is replaced by `[line truncated: N chars]` in model content (our choice; W names none). */
+/** A line longer than this is replaced by `[line truncated: N chars]` in model content (our choice; the spec names none). */
 export const MAX_LINE_CHARS = 10_000;
 /** Spec §7: successful read-only results get three times the budget. */
 export const READ_ONLY_BUDGET_FACTOR = 3;
@@ -13,7 +13,7 @@ export const SPILL_MIN_CHARS = 20_000;
 export const SPILL_BUDGET_FACTOR = 3;
 /** Spec §7: the artifact envelope previews the first 2000 chars. */
 export const PREVIEW_CHARS = 2000;
-/** Z's default budget for tools that declare none (result-serialization.ts: 256 KiB). */
+/** The budget for tools that declare none: 256 KiB, as in the TypeScript executor the spec distils. */
 export const DEFAULT_MAX_MODEL_BYTES = 256 * 1024;
 /**
  * What model content may exceed its budget by, at most: the persisted envelope (a 2000-char
@@ -124,8 +124,8 @@ function savingFailedNote(reason: string): string {
 
 /**
  * Replaces each line longer than `MAX_LINE_CHARS` by a marker. Linear and without a line array:
- * `lastIndexOf` jumps a whole window of short lines at a time (issue 13: splitting 100 MB into
- * lines and joining them took 15× the time of 10 MB).
+ * `lastIndexOf` jumps a whole window of short lines at a time (splitting into lines and joining them
+ * grew faster than the text).
  */
 export function capLongLines(text: string, maxChars = MAX_LINE_CHARS): string {
   if (text.length <= maxChars) return text;

@@ -1,4 +1,4 @@
-// Results (issue 5): redaction, streaming output, displays, artifact layout, batch budget, session record.
+// Results: redaction, streaming output, displays, artifact layout, batch budget, session record.
 export { createRedactor, isSecretEnvName, MIN_ENV_SECRET_CHARS, STREAM_HOLDBACK_CHARS, type RedactorOptions, type UserPattern } from './redaction/patternRedactor';
 export { BUILTIN_RULES, type RedactionRule } from './redaction/rules';
 export { redactionStreamOf } from './redaction/lineStream';

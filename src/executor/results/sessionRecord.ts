@@ -1,4 +1,4 @@
-// The session record format (issue 5): one JSON object per line. Successes keep their text (or the
+// The session record format: one JSON object per line. Successes keep their text (or the
 // artifact holding it), display and metadata; failures also keep the exact model content sent, so a
 // session can be replayed. Media parts are stored as artifacts and referenced. Everything in it is
 // redacted: the result was redacted before it forked, and the input is redacted here.

@@ -1,4 +1,4 @@
-// The results of one turn, published once final (issue 10): without a total budget each call's result
+// The results of one turn, published once final: without a total budget each call's result
 // leaves as soon as it is settled; with one, every result waits until the turn's last call settled, so
 // the budget (spec §7) is applied before any event, span, log line or session record sees a result.
 import { publishCall, type SettledCall } from '../call/callRunner';
@@ -19,7 +19,7 @@ export class TurnResults {
   /** The call at `index` (the model's order) settled. */
   add(index: number, call: SettledCall): void {
     // Without a total budget the call leaves now and only its published result is kept: holding every
-    // call's state until the turn ends made a 10,000-call batch spend 44% of its time in GC (issue 13).
+    // call's state until the turn ends made a large batch spend much of its time in GC.
     if (this.maxTotalBytes === undefined) this.published[index] = publishCall(call, this.deps);
     else this.settled[index] = call;
   }

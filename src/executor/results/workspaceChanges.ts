@@ -1,4 +1,4 @@
-// The `[Workspace Changes]` block appended to a result (spec §5, W's format).
+// The `[Workspace Changes]` block appended to a result (spec §5, in its format).
 import type { WorkspaceChange } from '../contract/result';
 import { formatBytes } from '../format/text';
 

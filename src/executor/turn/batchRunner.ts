@@ -5,7 +5,7 @@ import { runCall, type SettledCall } from '../call/callRunner';
 import type { ToolCall } from '../contract/contract';
 import type { AdmissionGate } from '../ports/admissionGate';
 
-/** W: at most 5 handlers run at once. */
+/** Spec §2: at most 5 handlers run at once (a setting). */
 export const DEFAULT_MAX_CONCURRENCY = 5;
 export const STOP_TURN_MESSAGE = 'Tool cancelled because a previous tool result requested a turn stop.';
 

@@ -37,7 +37,7 @@ export class Semaphore implements AdmissionGate {
       this.active++;
       return Promise.resolve(this.releaser());
     }
-    // A turn without a signal waits on NEVER_ABORTED: nothing to listen to (issue 13, per-call cost).
+    // A turn without a signal waits on NEVER_ABORTED: nothing to listen to, and no per-call listener.
     const abortable = signal !== undefined && signal !== NEVER_ABORTED ? signal : undefined;
     return new Promise<() => void>((resolve, reject) => {
       const waiter = {

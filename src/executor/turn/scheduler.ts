@@ -3,10 +3,10 @@ import type { SideEffectScope, ToolCall } from '../contract/contract';
 import { flagsOf } from '../contract/flags';
 import type { ToolRegistry } from '../contract/registry';
 
-/** Spec §2 (Z `scheduler.ts`): a parallel group holds at most 10 calls. */
+/** Spec §2: a parallel group holds at most 10 calls. */
 export const MAX_GROUP_SIZE = 10;
 
-/** Names treated as read-only when they are not in the registry (Z's fixed list). */
+/** Names treated as read-only when they are not in the registry (spec §2, rule 5: a fixed list). */
 export const KNOWN_READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
   'Read', 'Glob', 'Grep', 'LS', 'WebSearch', 'NotebookRead', 'ToolSearch',
   'read', 'glob', 'grep', 'ls', 'list', 'view', 'search', 'tool_search',

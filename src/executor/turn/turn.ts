@@ -1,4 +1,4 @@
-// A turn (issue 10): the calls of one model reply, offered one by one while the model still streams.
+// A turn: the calls of one model reply, offered one by one while the model still streams.
 //   1. `offer(call)`: in the model's order, as each call's arguments are complete. While every call
 //      offered so far qualified, a qualifying call starts at once (spec §2 early dispatch); the first
 //      call that does not qualify closes that window for the rest of the turn.
@@ -140,7 +140,7 @@ export class Turn {
 
   private async place(call: Offered): Promise<void> {
     // Once the reply is complete nothing is early: the call runs by the groups at once, without
-    // judging it twice (the early check evaluates the policy the pipeline evaluates again; issue 13).
+    // judging it twice (the early check evaluates the policy the pipeline evaluates again).
     if (this.earlyOpen && !this.ended && (await this.qualifies(call))) {
       this.dispatchEarly(call);
       return;

@@ -1,4 +1,4 @@
-// Command hooks from settings in Claude Code's format (policy issue §4): each runs as `/bin/sh -c`
+// Command hooks from settings in Claude Code's format: each runs as `/bin/sh -c`
 // in its own process group, gets the hook input as JSON on stdin, and answers by exit code or JSON on
 // stdout (commandHookOutput.ts). On timeout or abort the whole group is killed: a hook's children
 // never outlive it. The hook chain (hookChain.ts) applies the per-hook timeout and logs failures.

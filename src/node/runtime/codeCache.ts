@@ -1,4 +1,4 @@
-// Starting a bundle with a V8 code cache (issue 13: start-up). Compiling a bundle of a few hundred KB, and
+// Starting a bundle with a V8 code cache, for a faster start. Compiling a bundle of a few hundred KB, and
 // compiling its functions lazily while it runs, is a good part of a fresh process's start (the CLI) and of an
 // extension's activation; a code cache written after the code ran skips both the next time. Used by the CLI's
 // launcher (`dist/cli.js` starts `dist/cli-main.js`; src/cli/launch/cliCodeCache.ts) and the extension's
@@ -8,7 +8,7 @@
 // accepts; when there was none (or V8 rejected it) the caller saves a new one once the code has run, so it
 // holds the functions the run compiled too, not only the top level. Not Node's `module.enableCompileCache`
 // (22.1+): it is process-wide (in the extension host it would cache every other extension's modules in our
-// folder) and keeps only the top level (measured on Node 24: CPU 72 ms with it, 60 ms with ours, for the CLI).
+// folder) and keeps only the top level, which saves less (docs/MEASUREMENTS.md, "Code cache").
 // No `importModuleDynamically`: Node 20's V8 drops it from a script deserialized from a cache (`import()` then
 // throws "A dynamic import callback was not specified"); a bundle that needs `import()` keeps it in a file
 // Node's loader compiles (the CLI's `dist/cli-import.js`, src/cli/toolModules/importModule.ts).

@@ -28,8 +28,8 @@ export const KERNEL_FILE_SYSTEM_TYPES: ReadonlySet<string> = new Set([
 export const MEMORY_FILE_SYSTEM_TYPES: ReadonlySet<string> = new Set(['tmpfs', 'ramfs']);
 /**
  * The table is read again when the last reading is older than this: a mount made since (an sshfs over
- * a folder) is seen at most this late. A reading costs 30-40 µs (20 mounts, 2-core AMD EPYC, 2026-12-02),
- * so calls in a burst read it twice a second at most.
+ * a folder) is seen at most this late; a reading is cheap but not free (docs/MEASUREMENTS.md, "Mount
+ * table"), so calls in a burst read it twice a second at most.
  */
 export const MOUNT_TABLE_MAX_AGE_MS = 500;
 const MOUNTINFO = '/proc/self/mountinfo';

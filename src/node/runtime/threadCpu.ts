@@ -1,5 +1,5 @@
-// The calling thread's CPU time and its wait for a core, for the extension's own load and activate times
-// (issue 13): on a 2-core machine the workbench starts while the extension host loads the extension, so its
+// The calling thread's CPU time and its wait for a core, for the extension's own load and activate times:
+// on a 2-core machine the workbench starts while the extension host loads the extension, so its
 // wall time is its CPU time plus the time it waited on a run queue for a core (plus any blocking call).
 // Logging all three tells them apart.
 import { readFileSync } from 'node:fs';

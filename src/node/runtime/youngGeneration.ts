@@ -1,19 +1,15 @@
-// Caps V8's young generation in the `tool-exec` process (issue 13: peak RSS of a command printing 1 GiB).
+// Caps V8's young generation in the `tool-exec` process, so a command printing a GiB does not raise its peak RSS.
 //
 // V8 doubles the young generation's semi-spaces when enough of what it collects survives, and the
 // process keeps the memory. A command streaming its output through the CLI
-// allocates hundreds of MiB of short-lived chunk text; measured on 2026-12-01 (production bundle, 1 GiB
-// through Bash, peak RSS): with the young generation at the size the CLI's start-up leaves (8 MiB as
-// V8 reports it) the command peaks at 72-76 MiB; where V8 doubled it once more, at 81-87 MiB (in 3 of 3
-// runs of a log line with `=` in it, in 3 of 32 of a line without). A size cap can only be given on
+// allocates hundreds of MiB of short-lived chunk text, and a doubled young generation shows in its peak RSS
+// (docs/MEASUREMENTS.md, "Young generation cap"). A size cap can only be given on
 // Node's command line (`--max-semi-space-size`, read when the heap is set up), which `tool-exec` does
 // not own; the growth factor, though, is read by V8 each time it grows the space. So once the young
 // generation has reached the cap, growing is turned off (factor 1) and, should V8 shrink it again
 // (it does when allocation is slow, as in a long `tool-exec serve`), turned back on.
 //
-// The cost is more young-generation collections where much survives them: a batch of 3,000 Read and Grep
-// calls spent 0.49-0.58 s in them against 0.31-0.35 s uncapped (the young generation grew to 32 MiB
-// there), the whole batch 4.1-5.1 s of CPU either way; with growth off from the start (1 MiB) it spent 0.77-0.79 s.
+// The cost is more young-generation collections where much survives them, small against a batch's CPU time.
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 

@@ -13,8 +13,8 @@ export const SESSION_RECORD_FILE_MODE = 0o600;
 export const SESSION_RECORD_DIR_MODE = 0o700;
 /**
  * How long a line waits for others to share its write: one timer tick. A batch of calls, or calls
- * one after another (a small Read takes ~0.1-0.2 ms), then costs one write, not one each (issue 13:
- * a thread-pool write per call cost more than the Read itself on a 2-core machine).
+ * one after another then costs one write, not one each: a thread-pool write per call cost more than a
+ * small Read itself on a 2-core machine.
  */
 export const SESSION_RECORD_COALESCE_MS = 1;
 
@@ -42,8 +42,8 @@ interface Waiter {
  * The file is opened once (append mode) and kept open until `close`. Each entry is serialised when
  * `record` is called (as it is then), but for its model content and text: strings cannot change, so
  * they are escaped with the write, off the call's path. Lines are appended in order by one write at a
- * time, with every line that arrived while it waited. Nothing blocks on the disk (issue 13: the
- * append per call had been made synchronous to save its round trips); `flush` waits until all is written.
+ * time, with every line that arrived while it waited. Nothing blocks on the disk; `flush` waits until all
+ * is written.
  */
 export class JsonlSessionRecorder implements SessionRecorder {
   readonly file: string;
@@ -105,9 +105,8 @@ export class JsonlSessionRecorder implements SessionRecorder {
 
   /**
    * Writes what is pending, batch after batch, until nothing is. Lines that arrived during a write wait
-   * the same tick for others before the next (issue 13: without it, calls one after another each had a
-   * write of their own once the first had started, 7,676 writes for 8,000 Reads of 4 KiB, each a
-   * thread-pool call costing the event loop 10-15 µs to hand over).
+   * the same tick for others before the next: without it, calls one after another each had a write of
+   * their own once the first had started (docs/MEASUREMENTS.md, "Session record").
    */
   private async drain(): Promise<void> {
     for (let first = true; this.pending.length > 0; first = false) {

@@ -1,4 +1,4 @@
-// The ignore files agents' users already keep (issue 14): `.aiignore` and those of other agents, in
+// The ignore files agents' users already keep: `.aiignore` and those of other agents, in
 // gitignore syntax (the `ignore` package), at the root of each workspace folder. Every tool, the
 // shell analysis and the snapshots ask `excludedBy`; the files are read again on `reload()`.
 import * as fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Lasting approvals (issue 14): "Allow in this workspace" adds the exact rule to the workspace's
+// Lasting approvals: "Allow in this workspace" adds the exact rule to the workspace's
 // `.claude/settings.local.json` (the file Claude Code users keep out of git), and the rules list
 // removes a rule from the settings file that holds it. Other keys of a file are kept as they are.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';

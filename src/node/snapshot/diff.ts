@@ -1,4 +1,4 @@
-// Comparing two walks, merged with the change events seen in between (issue 5: no blind spot).
+// Comparing two walks, merged with the change events seen in between, so no change falls in a blind spot.
 // The walk finds what changed within its limits; a folder that is new is explored past them; the
 // events add what happened deeper or past the file limit.
 import * as path from 'node:path';
@@ -13,7 +13,7 @@ export const NEW_FOLDER_MAX_FILES = 5000;
 export const NEW_FOLDER_MAX_DEPTH = 32;
 /**
  * The diff reads file stats synchronously (a thread-pool round trip each costs more than the read on
- * a loaded machine, issue 13) and lets the event loop run after this many.
+ * a loaded machine) and lets the event loop run after this many.
  */
 export const DIFF_YIELD_EVERY_STATS = 256;
 
@@ -111,7 +111,7 @@ function hasAncestorIn(dir: string, set: ReadonlySet<string>): boolean {
 }
 
 function union(maps: readonly Map<string, FileStat>[]): ReadonlyMap<string, FileStat> {
-  // One workspace folder: its map as it is (issue 13: copying 500 entries twice per call showed in profiles).
+  // One workspace folder: its map as it is, not a copy of it twice per call.
   if (maps.length === 1) return maps[0]!;
   const all = new Map<string, FileStat>();
   for (const map of maps) for (const [key, value] of map) all.set(key, value);

@@ -2,14 +2,11 @@
 // FSEvents on macOS, ReadDirectoryChangesW on Windows: the primitive chokidar 4 uses too). When the
 // kernel names a changed entry, that one entry is stat'ed and compared with what was known of it.
 //
-// Why not chokidar 4 (used until issue 13): on every change the kernel reports in a folder, it reads
-// the whole folder again and lstats each entry, with no option to turn that off. Measured on the
-// bench tree (500 files / 4 levels, chokidar's own events awaited, this machine): one new file in a
-// folder of 36 entries cost 5.4 ms of main-thread CPU (a create and a write raise two re-reads),
-// 14 ms in a folder of 200 entries, against ~5 ms for the whole `git status --porcelain` the Write
-// row is measured against. Not measured, from their source: watchpack 2.6 stats the one entry too,
-// but reports file times for webpack, not whether a name is new, and past 10000 watchers falls back
-// to Node's recursive `fs.watch`; `watcher` 2.3 is ESM only and reports behind a debounce; and
+// Why not chokidar 4: on every change the kernel reports in a folder, it reads the whole folder again
+// and lstats each entry, with no option to turn that off, which costs more than the whole `git status`
+// a Write is measured against (docs/MEASUREMENTS.md, "File watcher"). From their source: watchpack 2.6
+// stats the one entry too, but reports file times for webpack, not whether a name is new, and past 10000
+// watchers falls back to Node's recursive `fs.watch`; `watcher` 2.3 is ESM only and reports behind a debounce; and
 // @parcel/watcher 2.6 (measured) missed the files of a folder tree created in one go, Node 20's
 // recursive `fs.watch` watches every file one by one with no way to skip `node_modules`.
 import { watch, type FSWatcher, type Stats } from 'node:fs';

@@ -1,4 +1,4 @@
-// Adapter: the WorkspaceSnapshotter port in Node (spec §5 and issue 5). W's walk before and after
+// Adapter: the WorkspaceSnapshotter port in Node (spec §5). The spec's walk before and after
 // the call over every workspace folder, merged with the change events a watcher saw in between.
 // The after-snapshot is not cancellable: the files are on disk whatever happened to the call.
 import * as path from 'node:path';
@@ -13,18 +13,18 @@ import { SNAPSHOT_MAX_DEPTH, SNAPSHOT_MAX_FILES, walkWorkspace, type ListingCach
 /**
  * `warmUp` waits this long before the watcher's initial scan starts: a scan of a large workspace
  * floods the file-system thread pool, and a short run of read-only calls (a fresh `tool-exec` doing
- * one Read) should not queue behind it (issue 13). The first snapshot starts it at once.
+ * one Read) should not queue behind it. The first snapshot starts it at once.
  */
 export const WARM_UP_DELAY_MS = 250;
 /** Events kept per call; past it the rest are dropped (a call rewriting a whole tree still ends). */
 export const MAX_EVENTS_PER_CALL = 20_000;
 
 export interface NodeSnapshotterOptions {
-  /** Change events merged with the walk. @default an `fs.watch` watcher per folder; `false`: the walk alone (W). */
+  /** Change events merged with the walk. @default an `fs.watch` watcher per folder; `false`: the walk alone (spec §5). */
   readonly feed?: FileChangeFeed | false;
-  /** @default 4 (W) */
+  /** @default 4 (spec §5) */
   readonly maxDepth?: number;
-  /** @default 500 (W) */
+  /** @default 500 (spec §5) */
   readonly maxFiles?: number;
   readonly logger?: Logger;
 }
@@ -36,14 +36,14 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
   private readonly logger: Logger;
   /**
    * The last walk, and the watcher's change mark just before it began. While the mark stays the
-   * same the watched folders did not change, and the walk stands for a new one (issue 13: the
-   * after-snapshot of one call is the before-snapshot of the next).
+   * same the watched folders did not change, and the walk stands for a new one (the after-snapshot of
+   * one call is then the before-snapshot of the next).
    */
   private lastWalk: { readonly roots: string; readonly mark: number; readonly walks: readonly WalkResult[] } | undefined;
   /**
    * What the walks read of each folder, reused while the folder is unchanged and the watcher, which
    * drops a folder from it as soon as the kernel reports a change there, is subscribed and sound
-   * (issue 13: a walk of 500 files reads ~70 folders again for one new file).
+   * (else a walk reads every folder again for one new file).
    */
   private readonly listings: ListingCache = new Map();
   private unsubscribeFolders: (() => void) | undefined;
@@ -67,7 +67,7 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
           (finished ??= (async () => {
             try {
               // The watcher's pending notifications first (the call's own changes), then the walk, whose
-              // change mark is then read without another wait (issue 13: two loop turns fewer per call).
+              // change mark is then read without another wait (two loop turns fewer per call).
               if (unsubscribe) await this.feed!.settle(since);
               // Always walked: a change the kernel does not report (a write through mmap) is still found.
               const after = await this.walkAll(roots, { watched: unsubscribe !== undefined, reuse: false, settled: unsubscribe !== undefined });
@@ -167,7 +167,7 @@ export class NodeWorkspaceSnapshotter implements WorkspaceSnapshotter {
   }
 }
 
-/** The CLI's snapshotter: W's walk plus a watcher. Dispose it when the session ends. */
+/** The CLI's snapshotter: the spec's walk (§5) plus a watcher. Dispose it when the session ends. */
 export function createNodeSnapshotter(options: NodeSnapshotterOptions = {}): NodeWorkspaceSnapshotter {
   return new NodeWorkspaceSnapshotter(options);
 }

@@ -1,4 +1,4 @@
-// W's workspace walk (spec §5): at most 4 levels deep and 500 files, skipping VCS and dependency
+// The workspace walk of spec §5: at most 4 levels deep and 500 files, skipping VCS and dependency
 // folders and editor/bytecode droppings. Records the folders it saw, so a folder that appears
 // between two walks can be explored past the limits. Given the listings of an earlier walk, it
 // reads again only the folders that changed; every file is still stat'ed (a write through mmap
@@ -9,9 +9,9 @@ import * as path from 'node:path';
 import { GIT_DIR_NAME } from '../../executor';
 import { recordGitControlFiles } from './gitControl';
 
-/** W: the walk goes at most this many levels down (a file at `a/b/c/d.txt` is on level 4). */
+/** Spec §5: the walk goes at most this many levels down (a file at `a/b/c/d.txt` is on level 4). */
 export const SNAPSHOT_MAX_DEPTH = 4;
-/** W: the walk records at most this many files. */
+/** Spec §5: the walk records at most this many files. */
 export const SNAPSHOT_MAX_FILES = 500;
 /** The snapshot skips `.git` (but for the files git runs or follows: gitControl.ts), `node_modules`, `.venv` "and kin"; these are the kin. */
 export const SNAPSHOT_SKIP_DIRS: ReadonlySet<string> = new Set([
@@ -20,8 +20,8 @@ export const SNAPSHOT_SKIP_DIRS: ReadonlySet<string> = new Set([
 /** The snapshot skips these file kinds. */
 export const SNAPSHOT_SKIP_SUFFIXES: readonly string[] = ['.pyc', '.swp', '.tmp'];
 /**
- * The walk reads synchronously (a 500-file walk: about 2.5 ms, against 10 ms awaiting each read in
- * turn, issue 13) and lets the event loop run after this many directory reads, so a tree of many
+ * The walk reads synchronously (a quarter of the time of awaiting each read in turn; docs/MEASUREMENTS.md,
+ * "Workspace walk") and lets the event loop run after this many directory reads, so a tree of many
  * empty folders never blocks it for long.
  */
 export const WALK_YIELD_EVERY_DIRS = 64;

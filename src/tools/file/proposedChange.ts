@@ -1,4 +1,4 @@
-// "Review Diff" before an approval (issue 11): what Write or Edit would make of a file, computed when
+// "Review Diff" before an approval: what Write or Edit would make of a file, computed when
 // the approval is asked, so the user can see the whole change in a diff editor before answering.
 import { fstat, read } from 'node:fs';
 import { promisify } from 'node:util';

@@ -20,17 +20,17 @@ import { closeQuietly, judgedLocation, openForRead, openForReadSync } from '../f
 import { normalisePathField, pathOf, resolveToolPath } from '../fileAccess/toolPaths';
 import { fileNotFoundMessage } from '../suggest';
 
-/** Lines returned when the call gives no `limit` (Z's Read default). */
+/** Lines returned when the call gives no `limit` (the Read default of the TypeScript executor the spec distils). */
 export const READ_DEFAULT_LIMIT_LINES = 2000;
-/** A longer line is cut and marked (Z's Read: 2000 chars per line). */
+/** A longer line is cut and marked (as that executor's Read does, at 2000 chars). */
 export const READ_MAX_LINE_CHARS = 2000;
-/** Text returned by one call; past it the output stops at a line boundary and says where to continue (≈25k tokens, Z's Read token cap). */
+/** Text returned by one call; past it the output stops at a line boundary and says where to continue (≈25k tokens, that executor's Read token cap). */
 export const READ_MAX_OUTPUT_BYTES = 100 * 1024;
 /** Largest image returned as a media part (the Anthropic API's per-image limit is 5 MB). */
 export const READ_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 /**
  * Files up to this size are read in one go and split in memory: one read instead of a stat, an
- * open, a sniff and a line stream (issue 13: most files an agent reads are small).
+ * open, a sniff and a line stream (most files an agent reads are small).
  */
 export const READ_WHOLE_FILE_MAX_BYTES = 256 * 1024;
 /** Bytes per read when a large file is streamed (a file stream's own default). */
@@ -186,12 +186,12 @@ async function readLines(fd: number, head: Uint8Array, size: number, start: numb
  */
 function pageOfWhole(whole: Buffer, head: Uint8Array, start: number, limit: number): Page {
   // Most source files are ASCII: one native check, then no UTF-8 validation or decoding, and a
-  // line's bytes are its length (issue 13).
+  // line's bytes are its length.
   const ascii = isAscii(whole);
   const utf16 = !ascii && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
   const text = utf16 ? decodeText(whole).text : whole.toString(ascii || !headIsUtf8(head) ? 'latin1' : 'utf8');
   const pager = new Pager(start, limit, true, ascii);
-  // Without a CR every line ends at LF: a plain split, not a regular expression's (issue 13).
+  // Without a CR every line ends at LF: a plain split, not a regular expression's.
   const lines = text.split(!text.includes('\r') ? '\n' : utf16 ? /\r?\n/ : /\r\n|\n|\r/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   for (const raw of lines) if (!pager.add(raw)) break;

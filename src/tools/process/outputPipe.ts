@@ -1,36 +1,29 @@
 // A shell's output goes through a real pipe (Linux), one for its stdout and stderr together, as a terminal
-// shows them. Node's `stdio: 'pipe'` gives a child a socket pair (libuv's `uv_socketpair`), and a socket is
-// not a pipe: `echo x > /dev/stderr`, `tee /dev/stdout` and every program told to write to /dev/stdout fail
-// with ENXIO (`No such device or address`), since /proc/self/fd/1 of a socket cannot be opened; and the
-// kernel moves data through a socket more slowly: `yes … | head -c N` read by Node and written to a file
-// took 1,180 ms through a socket pair against 782 ms through a pipe for 256 MiB, 3.0 s against 2.3 s for
-// 1 GiB (medians of 4, alternating, AMD EPYC, 2 cores, 2026-12-02).
+// shows them. Node's `stdio: 'pipe'` gives a child a socket pair, and a socket is not a pipe: `echo x >
+// /dev/stderr`, `tee /dev/stdout` and every program told to write to /dev/stdout fail with ENXIO, since
+// /proc/self/fd/1 of a socket cannot be opened; and the kernel moves data through a socket more slowly
+// (docs/MEASUREMENTS.md, "Output pipe").
 //
 // Node makes no pipe of its own, so each is a FIFO: `mkfifo` makes a batch of them in a private folder
 // (0700), and each command takes one: its read end is opened first (non-blocking, so the open waits for
 // no writer), then its write end (a reader is there, so that open returns at once); the command gets the
 // write end as fd 1 and fd 2, and the name is removed once it has it. Where no FIFO can
-// be had (not Linux, no `mkfifo`, a folder that is gone), the command gets Node's socket pair as before.
+// be had (not Linux, no `mkfifo`, a folder that is gone), the command gets Node's socket pair.
 // The folder goes with the pool, or at the process's exit; one left by a process that was killed is
 // removed by the next process that makes a pool.
 //
 // The folder is made on a file system in memory where there is one (the temp folder if it is one, else
 // `$XDG_RUNTIME_DIR`, else /dev/shm; the temp folder otherwise): a FIFO holds no data, but on a disk each
-// one is an inode the file system journals as it is made and removed. On an ext4 /tmp the `mkfifo` of a
-// batch took 22-29 ms from its spawn to its exit, against 7 ms on /dev/shm, and the first command of a
-// process waits for it: the first `echo hi` of a `tool-exec run` took 44 ms against 27 (TMPDIR one or the
-// other; 10 ms for the second; 2-core AMD EPYC Firecracker guest, 2026-12-03).
+// one is an inode the file system journals as it is made and removed, and a process's first command waits
+// for the batch.
 //
 // Where the pool's folder is on a local disk or in memory (the mount table, src/node/runtime/localMounts.ts),
 // a command's FIFO is opened when the command takes it, synchronously (its read end non-blocking, then its
 // write end, which a reader is there for: neither open waits), and its name is removed the same way right
 // after the spawn, while the shell starts. Elsewhere (a TMPDIR on NFS or FUSE, where a call can wait on a
 // server) the next command's FIFO is opened ahead through the thread pool, both ends, and its name removed
-// that way. Each thread-pool call wakes a pool thread, and on a 2-core machine that thread competes with the
-// shell being forked and started: opened ahead, an `echo hi` through Bash took 0.3-0.5 ms more than with the
-// synchronous opens (+1.18 to +1.25 ms against +0.66 to +0.96 over the raw spawn, same process, alternating,
-// 300 rounds, three runs, 2-core AMD EPYC Firecracker guest, 2026-12-03), which cost the event loop about
-// 8 µs per open and 10-20 µs for the removal.
+// that way: each thread-pool call wakes a pool thread, which on a 2-core machine competes with the shell
+// being forked, so the synchronous opens are used wherever they cannot wait.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { Socket } from 'node:net';
@@ -40,8 +33,8 @@ import type { Readable } from 'node:stream';
 import { processMountTable, type MountTable } from '../../node/runtime/localMounts';
 
 /**
- * FIFOs one `mkfifo` makes: its fork and exec (2-3 ms in a host of 110 MiB, less through the spawn
- * helper) are shared by this many commands; each waiting FIFO is one empty inode in the folder.
+ * FIFOs one `mkfifo` makes: its fork and exec are shared by this many commands; each waiting FIFO is one
+ * empty inode in the folder.
  */
 export const FIFO_BATCH = 256;
 /** When fewer are left, the next batch is made while commands go on taking the rest: none waits for it. */

@@ -64,7 +64,7 @@ export interface ProcessTree {
   kill(): Promise<KillReport>;
   /**
    * True when the root was reaped and no pid was given out after it: it started nothing, so `kill()`
-   * would find nothing to stop (answered without a promise: issue 13, a Bash call after its exit).
+   * would find nothing to stop (answered without a promise: a Bash call asks it after every exit).
    */
   startedNothing(): boolean;
 }
@@ -222,8 +222,8 @@ export class ProcessSupervisor {
 
   /**
    * The spawn helper a process is to be forked by now, or undefined: here. In `'auto'`, only a helper that
-   * already runs: one still starting is not waited for (a Node process: a Bash call that started it took
-   * 190-200 ms from a host of 300 MiB, one that forked its shell here 87 ms, AMD EPYC, 2026-12-04), so the
+   * already runs: one still starting is not waited for (starting a Node process costs a first call more than
+   * forking its shell here; docs/MEASUREMENTS.md, "Spawn helper"), so the
    * shells of a host that has just grown past `SPAWN_HELPER_MIN_RSS_BYTES` are forked here until it runs.
    */
   private helperNow(): SpawnHelper | undefined {
@@ -488,8 +488,8 @@ function withFifoOutput<Child extends ShellChild & { stdout: Readable | null }>(
  * The pipes of a just-started process's stdout and stderr, as /proc names them (Linux; empty elsewhere).
  * The tree's own FIFO (`output`) is named by its path, or once removed (just after the spawn) `<path>
  * (deleted)`, which nothing outside the tree can hold (its folder is this process's, 0700): both are known
- * without reading /proc (two readlinks right after the spawn took 0.18-0.2 ms of the event loop, against
- * 0.05 later, while the new process finishes its exec; 2-core AMD EPYC Firecracker guest, 2026-12-03).
+ * without reading /proc (readlinks right after the spawn are slow while the new process finishes its exec;
+ * docs/MEASUREMENTS.md, "Process tree").
  * Node's socket pairs are named `socket:[inode]`, read from the child's fds. This process, which holds the
  * read end, is never looked for; of Node's socket pairs, the child's end is held only by what it started.
  */
@@ -517,7 +517,7 @@ export interface PidAllocation {
 
 /**
  * A reading of the pid allocation this recent stands in for a new one as the start of a tree's window,
- * saving two /proc reads before a spawn in a run of commands (issue 13). Any reading taken before the
+ * saving two /proc reads before a spawn in a run of commands. Any reading taken before the
  * fork bounds the window soundly: an older one counts more forks since, which only makes the wrap check
  * more cautious. 100 ms: a machine forking 1,000 processes a second adds 100 forks to the ~8,000 the
  * check allows with the smallest default pid_max (32768).
@@ -561,8 +561,8 @@ const procBuffer = Buffer.allocUnsafe(PROC_READ_BYTES);
 /**
  * What a read of a one-line file (/proc/loadavg, a sysctl such as pid_max) asks for: five numbers fit
  * in 128 bytes. A sysctl read allocates and zeroes a kernel buffer as large as the read asks for
- * (`proc_sys_call_handler`): reading pid_max into 64 KiB took 3.8 µs in a loop, into 128 bytes 0.5 µs,
- * and the zeroing also evicts what the executor had in the CPU's caches (issue 13).
+ * (`proc_sys_call_handler`), and the zeroing also evicts what the executor had in the CPU's caches
+ * (docs/MEASUREMENTS.md, "Process tree").
  */
 const PROC_LINE_READ_BYTES = 128;
 
@@ -619,8 +619,8 @@ function pidWindowEnd(root: number, since: PidAllocation | undefined): number | 
 /**
  * `pidWindowEnd` over two readings. After a wrap, allocation climbs again from 300, skipping the pid
  * numbers in use, so the last pid is at most 300 + those numbers + the pids given out since: a last pid
- * above that proves there was no wrap without asking pid_max (issue 13: one /proc read fewer after a
- * command, wherever pids have grown past a few hundred). Below it, pid_max decides as above.
+ * above that proves there was no wrap without asking pid_max (one /proc read fewer after a command,
+ * wherever pids have grown past a few hundred). Below it, pid_max decides as above.
  */
 export function windowEnd(root: number, since: PidAllocation, now: PidAllocation, readPidMax: () => number): number | undefined {
   const forks = now.forks - since.forks;
@@ -751,8 +751,8 @@ export interface MemoryLayout {
  * new program's memory in steps (`create_elf_tables`, then `load_elf_binary`): no `env_end` at first; then
  * `env_start` = `env_end` while the environment is counted, which is how an empty one reads for good; and
  * `start_code` only after that, so a process with a real empty environment has one and a process caught
- * counting has none (issue 13: under load, a `setsid` daemon caught there was taken for `env -i`, missed
- * and left running, 4 in 3,600 commands here).
+ * counting has none (under load, a `setsid` daemon caught there was otherwise taken for `env -i`, missed
+ * and left running).
  */
 export function execUnderWay(memory: MemoryLayout): boolean {
   if (memory.state === 'Z' || memory.state === 'X' || (memory.flags & PF_KTHREAD) !== 0) return false;

@@ -1,24 +1,21 @@
 // The shells of a large host are forked by a small helper process (Linux). libuv forks on Linux (a clone
 // without CLONE_VM in the libuv of Node 20.20.2 and 24.22.3), and a fork copies the page tables of all the
-// memory the forking process touched, inside the synchronous `spawn()` call, on the event loop's thread:
-// `spawn('/bin/true')` held it 1.6 ms at 47 MiB RSS, 13-15 ms at 250 MiB and 44 ms at 850 MiB (AMD EPYC,
-// 2026-12-02), so every Bash call of an extension host of a few hundred MiB stalled the host that long
-// before its shell started. The helper is a plain Node process of ~40 MiB: it forks the shell, stops
+// memory the forking process touched, inside the synchronous `spawn()` call, on the event loop's thread,
+// so every Bash call of an extension host of a few hundred MiB stalled the host for milliseconds before
+// its shell started (docs/MEASUREMENTS.md, "Spawn helper"). The helper is a plain Node process of ~40 MiB: it forks the shell, stops
 // reading its output pipes at once (what the shell writes waits in the kernel) and hands both sockets to
 // the host over the IPC channel, so the host reads the shell's own pipes and nothing is copied on the way;
 // then it reports the exit. Given a FIFO whose read end the host holds (src/tools/process/outputPipe.ts), it opens
-// the write end as the shell's stdout and stderr instead, and only the pid is sent back. `echo hi`, spawn
-// to close: 19.4 ms direct against 5.6 ms through the helper from a 309 MiB host, 46.3 against 5.6 ms
-// from 860 MiB; 4.2 against 5.1 ms from 65 MiB, where a direct spawn is the faster
-// (`SPAWN_HELPER_MIN_RSS_BYTES`).
+// the write end as the shell's stdout and stderr instead, and only the pid is sent back. From a small host a
+// direct spawn is the faster (`SPAWN_HELPER_MIN_RSS_BYTES`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { PassThrough, type Readable } from 'node:stream';
 
 /**
- * A host smaller than this spawns directly: the helper's IPC round trips (a request, two handles each
- * acknowledged, the exit) cost about 1 ms, the fork of a 110 MiB process 3 ms, of a 65 MiB one 2.5 ms.
+ * A host smaller than this spawns directly: below it, the fork costs less than the helper's IPC round
+ * trips (a request, two handles each acknowledged, the exit; docs/MEASUREMENTS.md, "Spawn helper").
  */
 export const SPAWN_HELPER_MIN_RSS_BYTES = 128 * 2 ** 20;
 
@@ -26,8 +23,8 @@ export const SPAWN_HELPER_MIN_RSS_BYTES = 128 * 2 ** 20;
 export type SpawnHelperMode = 'auto' | 'always' | 'never';
 
 /**
- * A reading of the host's RSS this recent decides the next shell too: the reading (`/proc/self/stat`)
- * took 36 µs right after a fork and 11 µs in a loop (AMD EPYC, 2026-12-02), on every Bash call. A host
+ * A reading of the host's RSS this recent decides the next shell too, so not every Bash call pays for a
+ * read of `/proc/self/stat`. A host
  * crossing `SPAWN_HELPER_MIN_RSS_BYTES` has its shells forked the other way for at most this long:
  * either way is correct, only slower for a moment.
  */

@@ -1,4 +1,4 @@
-// The OS sandbox around Bash (issue 17). The host configures it from the settings; it starts the runtime
+// The OS sandbox around Bash. The host configures it from the settings; it starts the runtime
 // once and checks that it really works here (a sandboxed `true` must exit 0), then:
 //   1. `plan` says whether a command runs sandboxed, and if not why (off, the model's
 //      `dangerouslyDisableSandbox`, `sandbox.excludedCommands`, not available here);

@@ -1,4 +1,4 @@
-// What the sandbox blocked during one command, for the model (issue 17): a write outside the writable
+// What the sandbox blocked during one command, for the model: a write outside the writable
 // folders ("Read-only file system"), a read of a hidden secret (the runtime mounts an empty folder or
 // /dev/null over it, so tools report it missing), a connection the network namespace refused, and the
 // hosts the runtime's proxy denied (its violation store). Output is scanned as it streams, line by line,

@@ -1,4 +1,4 @@
-// Our permission policy as the sandbox runtime's configuration (issue 17), a pure function:
+// Our permission policy as the sandbox runtime's configuration, a pure function:
 //   writes: the workspace folders (and `additionalDirectories`), never agent memory files, configuration
 //           that runs code (git's files: the whole `.git`, a `.git` file, `.gitmodules` (gitFiles.ts);
 //           `.vscode`, `.claude`, …), the agents' ignore files or secret files, whether they exist or not;
@@ -44,7 +44,7 @@ export interface SandboxPolicyInput {
  * How deep the runtime looks for its own list of names (shell profiles, `.gitconfig`, `.mcp.json`, `.idea`,
  * `.git/hooks` and kin) on Linux, in the folder a command runs in (its process's working directory, which
  * it takes from each wrap: runtime.ts `WorkingFolder`). 1: the names in that folder itself; deeper ones cost
- * a longer scan and more mounts per command (its default 3 cost 80 ms a command when the folder was /tmp),
+ * a longer scan and more mounts per command (its default of 3 cost far more per command in a large folder such as /tmp),
  * and the workspace folders' memory, config and secret names are listed above.
  */
 export const MANDATORY_DENY_SEARCH_DEPTH = 1;

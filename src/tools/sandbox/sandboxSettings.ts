@@ -1,4 +1,4 @@
-// The `sandbox` key of Claude Code's settings.json, read as it is (issue 17): `enabled`,
+// The `sandbox` key of Claude Code's settings.json, read as it is: `enabled`,
 // `autoAllowBashIfSandboxed`, `excludedCommands`, `network.allowedDomains`. Parsing is pure; problems are
 // values. A broken value never loosens anything: the sandbox stays as the other source has it, and
 // auto-allow needs a real `true`.

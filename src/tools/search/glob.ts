@@ -10,7 +10,7 @@ import { globBase } from '../../executor';
 import { GitIgnoreFilter } from './gitignore';
 import { resolveToolPath } from '../fileAccess/toolPaths';
 
-/** Paths returned by one call (Z's Glob limit). */
+/** Paths returned by one call (the Glob limit of the TypeScript executor the spec distils). */
 export const GLOB_MAX_RESULTS = 100;
 /** Parallel `stat` calls while sorting by modification time. */
 export const GLOB_STAT_CONCURRENCY = 32;

@@ -15,7 +15,7 @@ import { closeQuietly, judgedLocation, openForRead, PATH_CHANGED } from '../file
 import { displayPath, resolveToolPath } from '../fileAccess/toolPaths';
 import { findRipgrep, ripgrepMissingMessage } from './ripgrep';
 
-/** Output lines in `content` mode (Z caps Grep output near 20000 chars; 500 short lines are about that). */
+/** Output lines in `content` mode (the TypeScript executor the spec distils caps Grep output near 20000 chars; 500 short lines are about that). */
 export const GREP_MAX_CONTENT_LINES = 500;
 /** Files listed in `files_with_matches` mode. */
 export const GREP_MAX_FILES = 250;

@@ -16,13 +16,13 @@ import { BlockedOutputScanner, blockedNote } from '../sandbox/blocked';
 import { filterSecretEnv } from './secretEnv';
 import { EscapeStripper } from './terminalEscapes';
 
-/** Z's Bash default timeout (2 minutes). */
+/** Bash's default timeout, 2 minutes, as in the TypeScript executor the spec distils. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
-/** Z's Bash maximum timeout (10 minutes); a call may ask for up to this. */
+/** Bash's maximum timeout, 10 minutes, as in that executor; a call may ask for up to this. */
 export const BASH_MAX_TIMEOUT_MS = 600_000;
 /** Spec §3.7: the executor's deadline is the command's timeout plus this, so Bash reports its own timeout first. */
 export const BASH_CLEANUP_GRACE_MS = 6_000;
-/** Z's Bash output budget for the model (30000 chars); larger output is persisted or cut head+tail. */
+/** Bash's output budget for the model, 30000 chars as in that executor; larger output is persisted or cut head+tail. */
 export const BASH_MAX_MODEL_BYTES = 30_000;
 /** After the shell exits, how long its output pipes may stay open before what still holds them is stopped. */
 export const BASH_EXIT_DRAIN_MS = 500;
@@ -289,7 +289,7 @@ async function startInBackground(input: BashInput, ctx: ToolContext, deps: BashD
 /**
  * Feeds a pipe into the output stream, pausing it while the stream applies backpressure. Settles at the
  * pipe's end (every holder of its other end closed it, and all it carried was written), without
- * waiting for the handle's close a loop turn later (issue 13).
+ * waiting for the handle's close a loop turn later.
  */
 function pump(readable: Readable | null, stream: ToolOutputStream): Promise<void> {
   if (!readable) return Promise.resolve();
@@ -321,7 +321,7 @@ async function settleWithin(work: Promise<unknown>, ms: number): Promise<boolean
 
 /**
  * Shells `shellCommand` found, by the configured shell and `$SHELL`: the file system is asked once per
- * pair, not on every call (issue 13: a synchronous `existsSync` before each spawn). A shell that fails
+ * pair, not on every call (no synchronous `existsSync` before each spawn). A shell that fails
  * to start is looked up again (`forgetShells`).
  */
 const foundShells = new Map<string, string>();

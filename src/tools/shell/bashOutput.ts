@@ -4,7 +4,7 @@ import type { ToolDefinition, ToolOutput } from '../../executor';
 import { deferredSchema } from '../../executor';
 import type { BackgroundShellState, BackgroundShells } from './backgroundShells';
 
-/** Z's Bash output budget applies to each look as well. */
+/** Bash's output budget (`BASH_MAX_MODEL_BYTES`) applies to each look as well. */
 export const BASH_OUTPUT_MAX_MODEL_BYTES = 30_000;
 
 /** The input of every tool that acts on one background command (BashOutput, KillBash). */

@@ -9,17 +9,17 @@ import { formatBytes } from '../../executor';
 import { htmlToMarkdown } from './htmlToMarkdown';
 import type { WebFetchOptions } from '../options';
 
-/** The issue's timeout for one fetch, body included. */
+/** A fetch's timeout, body included (the tool's description tells the model). */
 export const WEBFETCH_TIMEOUT_MS = 30_000;
 /** On top of the fetch's own timeout, so WebFetch reports its timeout before the executor's deadline. */
 export const WEBFETCH_CLEANUP_GRACE_MS = 2_000;
 /** Bytes of body read when the call gives no `max_bytes`. */
 export const WEBFETCH_DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
-/** The largest `max_bytes` a call may ask for (Z's MAX_HTTP_CONTENT_LENGTH, 10 MB). */
+/** The largest `max_bytes` a call may ask for (10 MB, the MAX_HTTP_CONTENT_LENGTH of the TypeScript executor the spec distils). */
 export const WEBFETCH_MAX_BYTES = 10 * 1024 * 1024;
 /** Same-host redirects followed before giving up. */
 export const WEBFETCH_MAX_REDIRECTS = 5;
-/** Model budget of a page (Z's MAX_MARKDOWN_LENGTH, 100000 chars); larger pages are persisted. */
+/** Model budget of a page (100000 chars, that executor's MAX_MARKDOWN_LENGTH); larger pages are persisted. */
 export const WEBFETCH_MAX_MODEL_BYTES = 100_000;
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);

@@ -1,4 +1,4 @@
-// `@executor` with an ACP agent chosen (issue 16): `agentToolExecutor.chat.agent` or `/agent NAME` picks
+// `@executor` with an ACP agent chosen: `agentToolExecutor.chat.agent` or `/agent NAME` picks
 // the built-in loop, the bridge agent or an ACP agent; the prompt goes to the ACP agent as
 // `session/prompt`; its session updates are drawn by `UpdateRenderer`, and the requests it makes of us
 // (each a turn of the executor) by the same `ReplyRenderer` as the built-in loop's — approvals, outcome

@@ -1,4 +1,4 @@
-// The agent bridge (issue 15) as the rest of the extension sees it: `@executor`'s prompt forwarder and
+// The agent bridge as the rest of the extension sees it: `@executor`'s prompt forwarder and
 // what stops the agent. Most windows name no agent, and the host that runs one (vscode-languageclient,
 // vscode-jsonrpc, src/bridge/) is about 40 % of the extension's code, so it is loaded (`./hosted`, in the
 // bundle `dist/agent-bridge.js`) only once `agentToolExecutor.agent.*` names an agent that may run here:

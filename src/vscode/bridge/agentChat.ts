@@ -1,4 +1,4 @@
-// `@executor` with an agent configured (issue 15): the prompt goes to the agent as `agent/prompt`; its
+// `@executor` with an agent configured: the prompt goes to the agent as `agent/prompt`; its
 // `agent/progress` text is shown (redacted, a line at a time) and each turn it runs through the executor
 // is drawn by the same `ReplyRenderer` as the built-in loop's — progress, approvals, outcome lines,
 // Open diff, saved outputs. When the agent's process dies mid-reply, its calls end as cancelled and

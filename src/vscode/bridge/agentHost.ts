@@ -1,4 +1,4 @@
-// The agent named by `agentToolExecutor.agent.*`, hosted with vscode-languageclient (issue 15):
+// The agent named by `agentToolExecutor.agent.*`, hosted with vscode-languageclient:
 //   1. start it over stdio with `LanguageClient` — the editor sends LSP `initialize` with the executor's
 //      info in `initializationOptions.executor` — and serve the bridge's executor/* methods from the client
 //      side (`client.onRequest`), through one `BridgeService` per agent process;

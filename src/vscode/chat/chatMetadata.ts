@@ -1,4 +1,4 @@
-// What a reply of `@executor` keeps for the next prompt (issue 11): each round's model text, tool calls
+// What a reply of `@executor` keeps for the next prompt: each round's model text, tool calls
 // and the (redacted, budgeted) results the model got, in `ChatResult.metadata`; and the conversation
 // rebuilt from `context.history` with it, so a follow-up continues where the last turn ended.
 import * as vscode from 'vscode';

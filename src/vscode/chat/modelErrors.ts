@@ -1,4 +1,4 @@
-// A model error as the one sentence the reply shows (issue 11): never a stack trace, never silence.
+// A model error as the one sentence the reply shows: never a stack trace, never silence.
 // No `vscode` here: the caller passes the error's `code` (LanguageModelError) and message.
 import { oneLine } from './replyText';
 

@@ -1,4 +1,4 @@
-// The model loop of `@executor` (issue 11), one round at a time:
+// The model loop of `@executor`, one round at a time:
 //   1. send the conversation and our tools to the model the user picked (`request.model`): the
 //      instructions first, then as much of the conversation as fits its window (contextFit.ts);
 //   2. stream its reply: text as markdown, each tool call offered to a `Turn` as soon as it is

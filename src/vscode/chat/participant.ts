@@ -1,4 +1,4 @@
-// `@executor` in the chat panel (issue 11): the model loop for prompts, slash commands for the rest.
+// `@executor` in the chat panel: the model loop for prompts, slash commands for the rest.
 import * as vscode from 'vscode';
 import { compactConversation } from './compact';
 import { runModelLoop } from './modelLoop';
@@ -7,13 +7,13 @@ import { listTools, runPastedCalls, switchMode, type CommandHost } from './slash
 /** As declared in `contributes.chatParticipants`. */
 export const PARTICIPANT_ID = 'agentToolExecutor.executor';
 
-/** An agent in its own process that takes prompts instead of the built-in loop (issue 15, src/vscode/bridge/). */
+/** An agent in its own process that takes prompts instead of the built-in loop (src/vscode/bridge/). */
 export interface PromptForwarder {
   enabled(): boolean;
   handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
 }
 
-/** ACP agents (issue 16, src/vscode/acp/): which one takes prompts, and `/agent` to choose. */
+/** ACP agents (src/vscode/acp/): which one takes prompts, and `/agent` to choose. */
 export interface AgentRouter {
   route(): { readonly kind: 'builtin' } | { readonly kind: 'default' } | { readonly kind: 'acp'; readonly name: string };
   chooseAgent(argument: string, stream: vscode.ChatResponseStream): vscode.ChatResult;

@@ -1,4 +1,4 @@
-// Turns a turn's events into the chat reply (issue 11): progress while a call is queued, waits for an
+// Turns a turn's events into the chat reply: progress while a call is queued, waits for an
 // approval or runs (with its live output, throttled), then one outcome line with what to open —
 // the touched file, Open diff, the saved output, the workspace changes. Text from tools is already
 // redacted by the executor; call targets come from the model's input and are redacted here.

@@ -1,4 +1,4 @@
-// `@executor /tools`, `/run` and `/mode` (issue 11): what the tools are and what this window's mode
+// `@executor /tools`, `/run` and `/mode`: what the tools are and what this window's mode
 // does with them; a JSON array of calls run like a model's turn (for agent authors); the mode.
 import * as vscode from 'vscode';
 import { flagsOf } from '../../executor';

@@ -1,5 +1,5 @@
 // The "recap" session: answers from the tool results of the earlier prompts of the conversation, so a
-// follow-up prompt shows that the participant sent them back (issue 11's multi-turn check).
+// follow-up prompt shows that the participant sent them back (the multi-turn check).
 import type { DemoStep, DemoTurn } from './conversation';
 import { firstLine, respond, text, type DemoSession } from './session';
 

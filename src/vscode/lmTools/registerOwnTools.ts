@@ -7,7 +7,7 @@ import { lmToolNameOf } from './toolNames';
 
 /**
  * `declared`: the manifest's `contributes.languageModelTools`. Each is registered now; the registry's tool behind
- * it is looked up when it is first prepared or invoked, so registering starts no executor (issue 13).
+ * it is looked up when it is first prepared or invoked, so registering starts no executor.
  */
 export function registerOwnLanguageModelTools(host: LmToolHost, declared: readonly { readonly name: string }[], logger: Logger): vscode.Disposable {
   let byLmName: Map<string, string> | undefined;

@@ -37,7 +37,7 @@ export class SettingsPermissions implements PermissionPolicy, HookSource, vscode
     private readonly logger: Logger,
     /** Agents' ignore files: commands naming what they exclude ask. */
     private readonly ignored?: IgnoredPaths,
-    /** The OS sandbox around Bash: configured with the rules at every reload (issue 17). */
+    /** The OS sandbox around Bash: configured with the rules at every reload. */
     private readonly sandbox?: SandboxWiring,
   ) {
     this.policy = createPolicyFromSettings({ mode: configuredMode(), workspaceTrusted: vscode.workspace.isTrusted, workspaceFolders: workspaceFolders(), ignored });

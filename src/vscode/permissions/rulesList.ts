@@ -1,4 +1,4 @@
-// "Agent Tool Executor: Permission Rules…" (issue 14): the rules in force with where they come from;
+// "Agent Tool Executor: Permission Rules…": the rules in force with where they come from;
 // picking one offers to remove it from its source (this session, a settings file, VS Code settings).
 import * as vscode from 'vscode';
 import type { PermissionRule } from '../../executor';

@@ -1,4 +1,4 @@
-// VS Code adapter: the OS sandbox's settings (issue 17) from Claude Code's settings files (`sandbox` in
+// VS Code adapter: the OS sandbox's settings from Claude Code's settings files (`sandbox` in
 // ~/.claude/settings.json and the folder's .claude/settings*.json) and the `agentToolExecutor.sandbox.*`
 // settings, user level over the user file, workspace level over the workspace files. An untrusted
 // workspace's sandbox settings are ignored. SettingsPermissions applies them at every reload.

@@ -1,4 +1,4 @@
-// What the Tool Calls view shows (issue 14), as plain data built from the executor's turn events:
+// What the Tool Calls view shows, as plain data built from the executor's turn events:
 // the window's recent turns and, per call, its state and when it was queued, asked, started and
 // ended. No `vscode` here, so it is unit-tested directly.
 import type { ExecutorEvent, TurnEvent } from '../../executor';

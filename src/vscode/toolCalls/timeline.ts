@@ -1,4 +1,4 @@
-// The timeline picture of one turn (issue 14): one row per call, bars for queued, waiting for
+// The timeline picture of one turn: one row per call, bars for queued, waiting for
 // approval and running, so what waited, what ran in parallel and what was slow show at a glance.
 // Plain SVG text with theme colours (CSS variables of the webview); no `vscode`, no network.
 import { escapeForDisplay } from '../../executor';

@@ -1,4 +1,4 @@
-// The Tool Calls view (issue 14): the window's turns and their calls, live — queued, awaiting
+// The Tool Calls view: the window's turns and their calls, live — queued, awaiting
 // approval, running, done, failed, cancelled — with duration and wait; a call opens its diff, its
 // saved output or its result document; a turn opens its timeline picture. A status bar item counts
 // what runs, waits and asks, and opens the view.

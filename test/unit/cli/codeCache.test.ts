@@ -127,7 +127,7 @@ describe('tool-exec code cache', () => {
       ].join('\n'),
     );
     const launcher = path.join(dir, 'launcher.js');
-    fs.writeFileSync(launcher, `require(${JSON.stringify(path.join(repo, 'out', 'src', 'cli', 'codeCache.js'))}).launch(${JSON.stringify(mainFile)});\n`);
+    fs.writeFileSync(launcher, `require(${JSON.stringify(path.join(repo, 'out', 'src', 'cli', 'launch', 'cliCodeCache.js'))}).launch(${JSON.stringify(mainFile)});\n`);
     const { home, dir: cacheDir } = cacheHome();
     const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: home, TOOL_EXEC_LOG: 'debug' };
     delete env[NO_CODE_CACHE_ENV];

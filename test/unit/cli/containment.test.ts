@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 
 // In a child process: the test runner treats an uncaught exception in its own process as a failure.
-const CONTAINMENT = path.resolve(__dirname, '..', '..', '..', 'src', 'cli', 'containment.js');
+const CONTAINMENT = path.resolve(__dirname, '..', '..', '..', 'src', 'cli', 'toolModules', 'containment.js');
 const SCRIPT = `
 const { ToolContainment, ToolExitError } = require(${JSON.stringify(CONTAINMENT)});
 const warnings = [];

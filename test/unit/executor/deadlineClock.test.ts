@@ -6,7 +6,7 @@ import { DeadlineClock } from '../../../src/executor/call/deadlineClock';
 
 /** Runs `script` in a fresh Node with the compiled clock as `clock`; its stdout and exit code. */
 function inFreshNode(script: string): { stdout: string; status: number | null } {
-  const module = path.join(__dirname, '..', '..', '..', 'src', 'executor', 'deadlineClock.js');
+  const module = path.join(__dirname, '..', '..', '..', 'src', 'executor', 'call', 'deadlineClock.js');
   const result = spawnSync(process.execPath, ['-e', `const clock = require(${JSON.stringify(module)}).deadlineClock;\n${script}`], { encoding: 'utf8', timeout: 60_000 });
   return { stdout: result.stdout, status: result.status };
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 
-const CODE_CACHE = path.resolve(__dirname, '..', '..', '..', 'src', 'node', 'codeCache.js');
+const CODE_CACHE = path.resolve(__dirname, '..', '..', '..', 'src', 'node', 'runtime', 'codeCache.js');
 
 /** Loads `main` through loadWithCodeCache in a child, calls its exported `run()`, saves when `save`; prints what happened. */
 function load(cacheHome: string, main: string, save: boolean, off = ''): { value: unknown; cache: string; debug: string[] } {

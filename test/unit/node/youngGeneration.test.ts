@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { capYoungGeneration, V8_SEMI_SPACE_GROWTH_FACTOR, type YoungGenerationHeap } from '../../../src/node/runtime/youngGeneration';
 
-const MODULE = path.join(__dirname, '../../../src/node/youngGeneration.js');
+const MODULE = path.join(__dirname, '../../../src/node/runtime/youngGeneration.js');
 const MIB = 1024 * 1024;
 
 /**

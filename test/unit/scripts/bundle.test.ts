@@ -83,7 +83,7 @@ describe('production bundles', () => {
     // `vsce ls` on a copy of the package with this build as its dist/: what `vsce package` would put in.
     const pkg = fs.mkdtempSync(path.join(tmpdir(), 'ate-vsix-'));
     try {
-      for (const name of ['package.json', '.vscodeignore', 'README.md', 'LICENSE', 'media']) fs.cpSync(path.join(ROOT, name), path.join(pkg, name), { recursive: true });
+      for (const name of ['package.json', '.vscodeignore', 'README.md', 'LICENSE', 'CHANGELOG.md', 'CONTRIBUTING.md', '.vscode', 'media']) fs.cpSync(path.join(ROOT, name), path.join(pkg, name), { recursive: true });
       fs.cpSync(outdir, path.join(pkg, 'dist'), { recursive: true });
       const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
       const listed = new Set(execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: pkg, encoding: 'utf8' }).split('\n').map((line) => line.trim()));
@@ -94,6 +94,10 @@ describe('production bundles', () => {
       const vendor = (fs.readdirSync(path.join(outdir, 'vendor'), { recursive: true }) as string[]).filter((name) => fs.statSync(path.join(outdir, 'vendor', name)).isFile());
       assert.ok(vendor.some((name) => name.endsWith('srt-proxy-agent.jar')) && vendor.some((name) => name.endsWith('apply-seccomp')), `vendor: ${vendor.join(', ')}`);
       for (const name of vendor) assert.ok(listed.has(`dist/vendor/${name.split(path.sep).join('/')}`), `the .vsix ships dist/vendor/${name}`);
+      // The Changelog tab of the extension's page is the shipped CHANGELOG.md; the editor setup for working on
+      // the extension (.vscode/) and the contributor's guide stay out.
+      assert.ok(listed.has('CHANGELOG.md'), 'the .vsix ships CHANGELOG.md');
+      assert.deepEqual([...listed].filter((name) => name.startsWith('.vscode/') || name === 'CONTRIBUTING.md'), []);
     } finally {
       fs.rmSync(pkg, { recursive: true, force: true });
     }

@@ -47,7 +47,7 @@ describe('ProcessSupervisor', () => {
 
   it('kills the running trees when the host process exits', async () => {
     const marker = uniqueSleep();
-    const module = path.resolve(__dirname, '..', '..', '..', 'src', 'tools', 'processTree.js');
+    const module = path.resolve(__dirname, '..', '..', '..', 'src', 'tools', 'process', 'processTree.js');
     const script = `
       const { ProcessSupervisor } = require(${JSON.stringify(module)});
       const tree = new ProcessSupervisor().start('sleep', [${JSON.stringify(marker)}], { stdio: 'ignore' });

@@ -199,7 +199,7 @@ describe('spawn helper', () => {
     const marker = uniqueSleep();
     // A host that asks for a command and exits at once, without its exit hook's kills (SIGKILL of itself).
     const script = [
-      `const { SpawnHelper } = require(${JSON.stringify(path.join(__dirname, '../../../src/tools/spawnHelper.js'))});`,
+      `const { SpawnHelper } = require(${JSON.stringify(path.join(__dirname, '../../../src/tools/process/spawnHelper.js'))});`,
       'const helper = new SpawnHelper();',
       `helper.spawn('/bin/sh', ['-c', 'sleep ${marker}'], { env: process.env });`,
       'setTimeout(() => { process.stdout.write(String(helper.pid)); }, 300);',

@@ -1,4 +1,4 @@
-// Path resolution before any rule (policy issue §3): a path is read as the tools read it (one
+// Path resolution before any rule: a path is read as the tools read it (one
 // resolver, `resolveModelPath`), then `..` and symlinks are resolved, so neither
 // `src/../../etc/passwd` nor a link pointing out of the workspace can get past an allow rule.
 import { realpath as realpathCallback, realpathSync } from 'node:fs';
@@ -46,8 +46,7 @@ export type PathJudge = (raw: string, folders: readonly string[]) => Promise<Jud
 
 /**
  * `judgePath` that reads each (path, folders) once: the permission stage shares one among the policy
- * and the agent-memory rule of a call, so a path is resolved in one place (issue 13: a Write resolved
- * its path twice, three file system round trips each for a new file).
+ * and the agent-memory rule of a call, so a path is resolved in one place, once per call.
  */
 export function sharedJudge(): PathJudge {
   const judged = new Map<string, Promise<JudgedPath>>();
@@ -115,7 +114,7 @@ export function containingFolder(candidate: string, folders: readonly string[]):
  */
 export async function realLocation(absolute: string, hops = 0): Promise<string> {
   // Where every component exists, realpath(3) walks it exactly so (`..` on the real directory,
-  // links followed): one call instead of one per component (issue 13). Otherwise, component by component.
+  // links followed): one call instead of one per component. Otherwise, component by component.
   // Synchronously while no mount can wait on a network or a daemon (src/node/runtime/localMounts.ts): the
   // thread pool's round trip cost a Read of a small file more than all the rest of it on 2 cores.
   try {
@@ -156,8 +155,8 @@ export async function realLocation(absolute: string, hops = 0): Promise<string> 
 }
 
 /**
- * realpath(3) through the callback API, which costs less per call than the promise API's (issue 13:
- * this is on every path a call names). `realpath.native`: the JS `realpath` walks with an lstat per component.
+ * realpath(3) through the callback API, which costs less per call than the promise API's (this is on
+ * every path a call names). `realpath.native`: the JS `realpath` walks with an lstat per component.
  */
 function realpath(absolute: string): Promise<string> {
   return new Promise((resolve, reject) => realpathCallback.native(absolute, (error, resolved) => (error ? reject(error) : resolve(resolved))));

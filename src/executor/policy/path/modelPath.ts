@@ -1,4 +1,4 @@
-// The one reading of a path the model gives a tool (issue 10): the permission policy judges, and the
+// The one reading of a path the model gives a tool: the permission policy judges, and the
 // file tools open, what `resolveModelPath` returns, so a rule is never checked against another file
 // than the one the tool touches. Pure core: no `vscode`; the only file-system access is the existence
 // check that picks the workspace folder of a relative path.

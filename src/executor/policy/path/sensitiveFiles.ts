@@ -1,4 +1,4 @@
-// Files that always ask (policy issue §3, spec §3.5): agent memory files and configuration that runs
+// Files that always ask (spec §3.5): agent memory files and configuration that runs
 // code or holds credentials ask before a write; secret files ask before a read too. Names compare
 // case-insensitively (macOS and Windows file systems do), at any depth.
 import * as path from 'node:path';
@@ -71,7 +71,7 @@ const ENV_TEMPLATES = /^\.env\.(example|sample|template|dist|defaults)$/;
  */
 export function classifySensitive(absolutePath: string, access: 'read' | 'write', ignoreFiles: readonly string[] = AGENT_IGNORE_FILES): SensitiveFile | undefined {
   // A read asks only by the file's name (`credentials` is a secret name, so `.aws/credentials` is one
-  // too): the folders are split only for a write (issue 13: every literal argument of a shell command
+  // too): the folders are split only for a write (every literal argument of a shell command
   // is classified as a read).
   const name = path.basename(absolutePath).toLowerCase();
   const secret = secretName(name, access);

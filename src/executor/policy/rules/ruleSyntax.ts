@@ -1,4 +1,4 @@
-// Permission rules in the syntax Claude Code users already write (policy issue §2):
+// Permission rules in the syntax Claude Code users already write:
 // `Read`, `Bash(npm test:*)` (prefix), `Bash(git status)` (exact), `Edit(src/**)` (glob),
 // `WebFetch(domain:example.com)`, `mcp__server` (every tool of an MCP server).
 import { compileWordPattern, hasShellOperator, splitRest, type WordPattern } from './commandPattern';

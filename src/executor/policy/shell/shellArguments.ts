@@ -1,4 +1,4 @@
-// What the arguments of an allowed command may read (policy issue §2, hardening issue class 4). An allow
+// What the arguments of an allowed command may read. An allow
 // rule such as `Bash(cat:*)` allows the program, not every file: an argument that names a secret file,
 // the home folder (`~`, `$HOME`) or a path outside the workspace is checked like a Read of that path, and
 // an argument only known at run time (a variable, a glob, a substitution) may name any file, so it asks.
@@ -24,8 +24,8 @@ const OPENS_NO_ARGUMENT: ReadonlySet<string> = new Set(['echo', 'printf']);
 /**
  * The checks the arguments of one simple command add. `cwd` is where the shell starts; `movesAround`
  * says the command line changes directory, so a relative argument with `..` may be anywhere. `home`:
- * the home folder, looked up only when an argument names it (issue 13: reading `process.env` goes
- * through the host's environment, a cost on every command otherwise).
+ * the home folder, looked up only when an argument names it (reading `process.env` goes through the
+ * host's environment, a cost on every command otherwise).
  */
 export async function argumentChecks(part: SimpleCommandPart, cwd: string, movesAround: boolean, home: string | undefined = undefined, ignored?: IgnoredPaths): Promise<Check[]> {
   if (part.denyOnly) return [];

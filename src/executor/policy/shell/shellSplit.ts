@@ -1,4 +1,4 @@
-// Splits a shell command into the parts that must each be allowed on their own (policy issue §2):
+// Splits a shell command into the parts that must each be allowed on their own:
 // every simple command, wherever it sits (`&&`, `;`, `|`, newlines, `$(...)`, backticks, `<(...)`,
 // if/for/while/case bodies, functions), the commands hidden behind `sh -c`, `eval` and wrappers
 // such as `env` or `sudo`, and every file redirection. Parsing is done by `unbash`, a real bash
@@ -6,7 +6,7 @@
 import type * as Unbash from 'unbash' with { 'resolution-mode': 'import' };
 
 // unbash ships as an ES module; Node ≥ 20.19 loads it through require. It is required on the first
-// split, not with this file: the extension's bundle keeps it in `dist/unbash.js` (issue 13: load time).
+// split, not with this file: the extension's bundle keeps it in `dist/unbash.js`, loaded on first use.
 let unbash: typeof Unbash | undefined;
 function parser(): typeof Unbash {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -100,8 +100,8 @@ class Unsplittable extends Error {}
 
 /**
  * Commands whose split is kept, most recently used last: an agent runs the same commands again and
- * again (tests, builds, `git status`), and each split is a full bash parse (issue 13: half the
- * policy's time for `echo hi`). A split is a pure function of the text; kept ones are frozen.
+ * again (tests, builds, `git status`), and each split is a full bash parse, the larger part of the
+ * policy's time for a short command. A split is a pure function of the text; kept ones are frozen.
  */
 export const SPLIT_CACHE_COMMANDS = 256;
 /** Longer commands are split each time, so the cache holds at most 256 × 4096 chars. */

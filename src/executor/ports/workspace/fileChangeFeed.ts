@@ -1,5 +1,5 @@
 // Port: file-system change events collected while a call runs, so workspace snapshots have no
-// blind spot past the walk's depth and file limits (issue 5). A watcher library in the CLI,
+// blind spot past the walk's depth and file limits. A watcher library in the CLI,
 // VS Code's file watcher in the host.
 
 export interface FileChangeEvent {

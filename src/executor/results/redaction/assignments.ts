@@ -1,4 +1,4 @@
-// Secret assignments (issue 12, class 4): `password=…`, `DB_PASSWORD=…`, `export X_SECRET_TOKEN=…`,
+// Secret assignments: `password=…`, `DB_PASSWORD=…`, `export X_SECRET_TOKEN=…`,
 // `db_password: …` (YAML), `"db_password": "…"` (JSON). The name must say "secret" and must not
 // name a location or a setting about the secret (`TOKEN_FILE`, `token_type`); the value must not be
 // code (`password: string`, `apiKey: process.env.KEY`, `secret = secretName`), a placeholder or a number.

@@ -6,7 +6,7 @@ import { detachedSlice } from '../../format/text';
 import { compileRules, findSecrets, matchesAt, replaceSecrets, scanTriggers, type CompiledRules, type RuleGroup } from './matches';
 import { BUILTIN_RULES, MAX_PEM_CHARS, OPEN_SECRET_START, PEM_HEADER_START, START_AT_LOOKAHEAD_CHARS, type RedactionRule } from './rules';
 
-/** Values shorter than this are not treated as secrets, even under a secret-looking name (issue 5). */
+/** Values shorter than this are not treated as secrets, even under a secret-looking name. */
 export const MIN_ENV_SECRET_CHARS = 8;
 /**
  * A stream holds back at least this many chars, so no secret can straddle what it emitted and
@@ -139,8 +139,8 @@ class HoldbackStream implements RedactionStream {
    * After the first step, what is held back is the end of the chunk's start, so the text to go on with is
    * the chunk from there: a slice of it, not a join. Joining each 64 Ki-char chunk to the held-back text
    * copied both into a new 72 Ki-char string, as much garbage again as decoding the chunk, and V8 grew the
-   * semi-spaces of its young generation to 16 MiB after about a GiB of it (issue 13: peak RSS 101-108 MiB);
-   * joining only the seam (~24 Ki chars) they stay at 8 MiB (82-91 MiB).
+   * semi-spaces of its young generation; joining only the seam keeps them as they were
+   * (docs/MEASUREMENTS.md, "Redaction").
    */
   pushEach(chunk: string, emit: (text: string) => void): void {
     const start = this.holdback * 2;
@@ -196,8 +196,8 @@ class HoldbackStream implements RedactionStream {
    * Holds back `text` from `from` on until the next push. ASCII waits in a buffer outside the JS heap: the
    * held-back text lives from one chunk to the next, so nearly every young-generation collection (they
    * come while a chunk is decoded) found it alive and copied it, 8-16 KB a time, and after a hundred or
-   * so of them V8 doubled its young generation: +8 MiB of peak RSS for a command printing 1 GiB (issue 13,
-   * `--trace-gc-nvp`). Other text is kept as a copy that does not keep the chunk alive.
+   * so of them V8 doubled its young generation, which raised the peak RSS of a command with much output.
+   * Other text is kept as a copy that does not keep the chunk alive.
    */
   private hold(text: string, from: number): void {
     const chars = text.length - from;
@@ -275,8 +275,8 @@ function openSecretStart(text: string, cut: number): number {
 /**
  * Where the first `-----BEGIN ` at or after `from` starts, -1 if none: most text has no PEM header, and
  * this turns it down before the regex walks the last 16 Ki chars. `BEGIN ` is looked for, then its dashes
- * checked: V8 finds it with a `memchr` of its `B`, 10× faster than the regex, where `-----BEGIN ` whole
- * took 3× as long as the regex (24 Ki chars of a log, 2026-12-04).
+ * checked: V8 finds it with a `memchr` of its `B`, far faster than the regex, where `-----BEGIN ` whole
+ * is slower than the regex (docs/MEASUREMENTS.md, "Redaction").
  */
 function headerStart(text: string, from: number): number {
   for (let found = text.indexOf(PEM_WORD, from + PEM_DASHES.length); found >= 0; found = text.indexOf(PEM_WORD, found + 1)) {

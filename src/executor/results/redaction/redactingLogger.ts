@@ -7,7 +7,7 @@ import { redactDeep } from '../sessionRecord';
 const redactedBy = new WeakMap<Logger, Redactor>();
 
 export function redactingLogger(logger: Logger, redactor: Redactor): Logger {
-  // Nothing to protect in lines nobody writes, and no second pass over lines already redacted (issue 13).
+  // Nothing to protect in lines nobody writes, and no second pass over lines already redacted.
   if (logger === nullLogger || redactedBy.get(logger) === redactor) return logger;
   const fields = (value: LogFields | undefined) => (value === undefined ? undefined : (redactDeep(value, redactor) as LogFields));
   const wrapped: Logger = {

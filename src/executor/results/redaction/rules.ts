@@ -3,7 +3,7 @@
 // Every pattern is bounded in length, so a stream redactor can hold back a fixed window.
 // Each rule also names its trigger: a short literal (or a char class) that every match starts with
 // or contains at a known place, so one scan for all triggers finds where to try the rules (matches.ts),
-// and the trigger's anchors: literals that find it with `indexOf` (issue 13: V8 looks for a literal's
+// and the trigger's anchors: literals that find it with `indexOf` (V8 looks for a literal's
 // first char with memchr, so a literal that starts with a char rare in code and logs, an uppercase
 // letter, `_`, `J`, `z`, `x`, is found at several GB/s, where a regex alternation of all triggers
 // ran at about 0.45 GB/s).
@@ -80,8 +80,8 @@ for (const pair of ['pa', 'pw', 'se', 'to', 'ke', 'cr', 'au']) SENSITIVE_WORD_ST
  * cannot be a secret's. It runs at every `:` and `=` of the text (most of them in logs and code), so the
  * walk back over the name also tries the secret words, in place, only where their first two letters (any
  * case) are: most names (`1.0.0`, `WARN`) have none and are turned down without a regex, and none is
- * copied (issue 13: the copy and the regex over it took a third of the time of a `key=value` log line's
- * walks, `path=` having `pa`). A word tried inside the name ends inside it: the char after the name is a
+ * copied (the copy and the regex over it were a third of the time of a `key=value` log line's walks,
+ * `path=` having `pa`). A word tried inside the name ends inside it: the char after the name is a
  * quote, a space or the separator, none of them a letter.
  */
 function assignmentStart(text: string, at: number): number {

@@ -1,4 +1,4 @@
-// Live progress and output of a running call (issue 10), coalesced so a chatty command cannot flood
+// Live progress and output of a running call, coalesced so a chatty command cannot flood
 // a listener: at most one output and one progress event per interval, output capped per event.
 import type { CallEvent } from '../../contract/events';
 import { withoutLeadingLowSurrogate } from '../../format/text';
@@ -17,7 +17,7 @@ export class LiveCallEvents {
   /**
    * The newest output since the last event, copied into a ring: a string kept here (a slice of a
    * stream's 64 KiB piece, or a copy of its end) lived through young-generation collections, and that
-   * survival, added up, makes V8 grow its young generation (issue 13).
+   * survival, added up, makes V8 grow its young generation.
    */
   private readonly output = new TailBuffer(LIVE_OUTPUT_MAX_CHARS);
   /** Chars of output since the last event, kept or not. */
@@ -36,7 +36,7 @@ export class LiveCallEvents {
     if (this.disposed || text.length === 0) return;
     if (!this.timer && performance.now() >= this.lastEmitAt + LIVE_EVENT_INTERVAL_MS) {
       // Due at once and nothing pending (pending reports keep a timer): sent as it is, without the
-      // ring (issue 13: a Bash call's one line of output cost the ring's 8 KiB allocation).
+      // ring (a Bash call's one line of output need not allocate the ring).
       this.emitOutput(newestChars(text, LIVE_OUTPUT_MAX_CHARS), text.length);
       this.lastEmitAt = performance.now();
       return;

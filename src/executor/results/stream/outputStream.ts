@@ -1,7 +1,7 @@
-// Streaming tool output in constant memory (issue 5): chunks are decoded, redacted as a stream,
+// Streaming tool output in constant memory: chunks are decoded, redacted as a stream,
 // counted, and kept whole only while they are small. Past the spill size the pipeline keeps a
 // head, a tail ring buffer and counts, and writes the redacted stream to an artifact as it arrives.
-// Issue 13: ASCII chunks skip the UTF-8 decoder; artifact writes are batched (what arrives while one
+// For speed, ASCII chunks skip the UTF-8 decoder; artifact writes are batched (what arrives while one
 // write is in flight goes out as one), and backpressure waits only until the backlog is below the mark.
 import { isAscii } from 'node:buffer';
 import type { SpilledText } from '../budget';
@@ -19,9 +19,8 @@ export const STREAM_HIGH_WATER_CHARS = 1024 * 1024;
 const ARTIFACT_BUFFER_MIN_BYTES = 256 * 1024;
 /**
  * A write to the artifact starts once this much gathered (or the stream ends). Each write costs the
- * event loop 15-40 µs (a promise and a hand-off to the thread pool) whatever its size: writing what
- * gathered while the last write was in flight, ~80 KiB at a time, cost 0.5 ms per MiB of a command's
- * output (issue 13, profile of 256 MiB through Bash). Half the high-water mark, so one batch can fill while one is written.
+ * event loop the same whatever its size (a promise and a hand-off to the thread pool), so small writes
+ * add up (docs/MEASUREMENTS.md, "Output stream"). Half the high-water mark, so one batch can fill while one is written.
  */
 export const ARTIFACT_MIN_WRITE_BYTES = STREAM_HIGH_WATER_CHARS / 2;
 
@@ -60,8 +59,8 @@ export class OutputCollector implements ToolOutputStream {
   private decodedAny = false;
   /**
    * Every chunk so far was ASCII, and the redaction keeps ASCII ASCII: what it emits has as many UTF-8
-   * bytes as chars, and is not counted again (issue 13: `Buffer.byteLength` of each piece took 0.15 ms per
-   * MiB of a command's output). Once false it stays false: held-back text may still be emitted later.
+   * bytes as chars, and is not counted again (`Buffer.byteLength` of each piece is a pass over it).
+   * Once false it stays false: held-back text may still be emitted later.
    */
   private asciiSoFar: boolean;
   private closed = false;
@@ -201,8 +200,8 @@ export class OutputCollector implements ToolOutputStream {
     this.newlines += countNewlines(text);
     this.endsWithNewline = text.endsWith('\n');
     if (this.head.length < this.config.headChars) this.head += text.slice(0, this.config.headChars - this.head.length);
-    // The tail is kept from the spill on: until then the whole text holds it (issue 13: most calls
-    // never spill, and a ring for each cost a Bash call an 8 KiB allocation).
+    // The tail is kept from the spill on: until then the whole text holds it (most calls never spill,
+    // and need no ring).
     if (this.whole) {
       this.whole.push(text);
       if (this.totalChars <= this.config.spillAtChars) return;
@@ -240,7 +239,7 @@ export class OutputCollector implements ToolOutputStream {
       this.filling = grown;
     }
     // As many UTF-8 bytes as chars: every char is ASCII, which latin1 writes as the same bytes, a plain
-    // copy about 3× faster than the UTF-8 encoder.
+    // copy, faster than the UTF-8 encoder.
     this.filled += this.filling.write(text, this.filled, bytes, bytes === text.length ? 'latin1' : 'utf8');
     this.filledChars += text.length;
     this.unwrittenChars += text.length;

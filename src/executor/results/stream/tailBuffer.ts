@@ -1,6 +1,6 @@
 // A ring of the last N chars of a stream. The chars (UTF-16 code units) are copied into one buffer
 // (grown up to 2N bytes), so the pieces pushed are not kept: a stream's text then dies young in the JS heap instead of
-// surviving collections while it is the tail (issue 13: that kept the heap's young space growing).
+// surviving collections while it is the tail, which kept the heap's young space growing.
 import { withoutLeadingLowSurrogate } from '../../format/text';
 
 /** The smallest ring, in code units (it starts small and grows to the capacity). */

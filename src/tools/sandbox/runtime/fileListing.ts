@@ -1,8 +1,7 @@
 // `ripGrep` for the sandbox runtime's bundle (scripts/build.mjs `noProcessPerWrap`). On every command
 // it wraps, the library runs `rg --files` over the command's folder to find the protected names below it
-// (`.bashrc`, `.git/hooks`, ...) and the folders it cannot read, which it then denies. ripgrep took 14-16 ms
-// a run on this 2-core guest for a folder of a few files (20 runs back to back from bash, against 4.6 ms
-// for /bin/true; 2026-12-05), started from a Node process that forks it on its event loop first. At the
+// (`.bashrc`, `.git/hooks`, ...) and the folders it cannot read, which it then denies; a process per command
+// costs far more than the listing (docs/MEASUREMENTS.md, "Sandbox runtime"). At the
 // runtime's search depth (`MANDATORY_DENY_SEARCH_DEPTH`, the folder itself) that is one `readdir` of the
 // folder and one of each folder in it, done here in the runtime's process.
 //

@@ -1,8 +1,6 @@
 // The host's side of the sandbox runtime's process (src/tools/sandbox/runtime/runtimeHost.ts): the runtime behind
-// `SandboxRuntime`, in a Node child of its own. In the host it kept the event loop busy 40 ms for each
-// sandboxed command in a process of 122 MiB and 54 ms in one of 342 MiB (bench/child/sandboxHostBusy.ts,
-// median of 15 wraps, 2026-12-05): a `spawnSync` of `which` for the shell, the fork of `rg` (both forks of
-// the whole host) and a few hundred synchronous file system calls; with the runtime here, 0.7-0.9 ms.
+// `SandboxRuntime`, in a Node child of its own: in the host its forks and synchronous file system calls
+// kept the host's event loop busy for each sandboxed command (docs/MEASUREMENTS.md, "Sandbox runtime").
 // Its proxies served the commands' network traffic there too. Requests are served as they come, each
 // answered when done (as the host called the library before); the process ends with the host.
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,8 +1,7 @@
 // `whichSync` for the sandbox runtime's bundle (scripts/build.mjs `noProcessPerWrap`): the library's own
 // runs `which` with spawnSync for the shell on every command it wraps (and for bubblewrap, socat and
-// ripgrep as it starts): 9.0-9.6 ms each in the runtime's process (a fork of a 93 MiB process, then
-// `which`; 25 wraps, 2026-12-05). The same lookup over PATH here runs nothing: a sandboxed `echo hi`
-// through the CLI took 117-124 ms with it against 129-136 ms (4 alternating runs of 20 commands each).
+// ripgrep as it starts), a fork each; the same lookup over PATH here runs nothing (docs/MEASUREMENTS.md,
+// "Sandbox runtime").
 import * as path from 'node:path';
 import { isExecutable } from '../../search/ripgrep';
 

@@ -71,7 +71,7 @@ export async function invokeHandler(state: CallState, deps: ExecutorDeps): Promi
   }
 }
 
-/** W's wording, duration in Go style. */
+/** The timeout message of spec §4, duration in Go style. */
 export function timeoutMessage(name: string, timeoutMs: number): string {
   return (
     `Tool '${name}' execution timed out after ${formatGoDuration(timeoutMs)}. The external service may be slow or unavailable. ` +
@@ -121,7 +121,7 @@ function makeContext(state: CallState, deps: ExecutorDeps, abort: CallAbort, dea
 
 /**
  * What a handler gets as `ctx`; its live events are made on the first report: most calls never
- * report (issue 13: 1.4 KB allocated per call before).
+ * report, and none is allocated for them.
  */
 class CallContext implements ToolContext {
   readonly callId: string;

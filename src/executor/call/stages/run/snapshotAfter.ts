@@ -27,7 +27,7 @@ async function finishSnapshot(state: CallState, deps: ExecutorDeps, snapshot: Sn
     deps.logger.warn('tool.snapshot.failed', { tool: state.toolName, callId: state.call.id, phase: 'after', error: projectErrorMessage(error) });
     return;
   }
-  // What the model is told changed becomes the read-before-write baseline (W): the model caused
+  // What the model is told changed becomes the read-before-write baseline (spec §5): the model caused
   // these writes (a heredoc through Bash is a write like any other), so it may edit them next.
   for (const change of state.changes) {
     if (change.kind === 'deleted') deps.files.forget(change.absolutePath);

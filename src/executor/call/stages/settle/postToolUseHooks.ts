@@ -7,7 +7,7 @@ import { NEVER_ABORTED } from '../../../contract/neverAborted';
 const NO_DECISIONS: ReadonlySet<string> = new Set();
 
 /**
- * Undefined at once when no hook matches the tool (issue 13, per-call cost: nothing to build or await);
+ * Undefined at once when no hook matches the tool (nothing to build or await on every call);
  * the earlier hooks' context is added either way.
  */
 export function postToolUseHooks(state: CallState, deps: ExecutorDeps): Promise<void> | undefined {

@@ -1,4 +1,4 @@
-// Stage 14b (issue 5): the session record — after the result exists; media parts go to artifacts.
+// Stage 14b: the session record — after the result exists; media parts go to artifacts.
 import type { CallState, ExecutorDeps } from '../../callState';
 import { projectErrorMessage } from '../../../contract/errors';
 import type { ToolCallResult } from '../../../contract/result';
@@ -12,7 +12,7 @@ export async function recordCall(state: CallState, deps: ExecutorDeps, result: T
   const failed = (error: unknown) => deps.logger.warn('tool.record.failed', { tool: state.toolName, callId: state.call.id, error: projectErrorMessage(error) });
   try {
     const media = result.media?.length ? await storeMedia(state, deps, result) : undefined;
-    // Handed over in the calls' order; the result does not wait for the disk (issue 13), the host flushes.
+    // Handed over in the calls' order; the result does not wait for the disk, the host flushes.
     recorder.record(callRecordEntry(deps.sessionId, result, state.input, deps.redactor, media)).catch(failed);
   } catch (error) {
     failed(error);
