@@ -166,7 +166,7 @@ function wireChat(context: vscode.ExtensionContext, basics: Basics, core: CoreOn
   const version = String(context.extension.packageJSON.version);
   const agent = new AgentBridge({ executor, logger, version, participantId: PARTICIPANT_ID, redactor, diffLinks, workspaceFolders });
   context.subscriptions.push(agent);
-  const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version, workspaceFolders });
+  const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version, workspaceFolders, state: context.workspaceState });
   const acpChat = new AcpChat(acpAgents, { redactor, diffLinks, workspaceFolders });
   context.subscriptions.push(acpAgents);
   // Each `@executor` request is checkpointed before its first write, so the reply can undo it.
@@ -260,6 +260,7 @@ function extensionApi(context: vscode.ExtensionContext, basics: Basics, core: Co
         permissionRules: () => core.get().permissions.rules,
         removePermissionRule: (rule) => core.get().permissions.removeRule(rule),
         acpPrompt: (name, request, stream, token) => acpChat.handle(request, name, stream, token),
+        acpCloseAll: () => chat.acpAgents.closeAll(),
         coreStarted: () => core.started !== undefined,
         modelPrompt: (request, chatContext, stream, token) => runModelLoop(chatHost, request, chatContext, stream, token),
         compactPrompt: (request, chatContext, stream, token) => compactConversation(chatHost, request, chatContext, stream, token),

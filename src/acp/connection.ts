@@ -1,6 +1,6 @@
 // An ACP agent in its own process, with us as its client. No vscode import.
 //   1. spawn the agent, newline-delimited JSON-RPC over its stdin/stdout (the SDK's `ndJsonStream`);
-//   2. `initialize` with our capabilities (fs read/write, terminal), `session/new` with the folder and no MCP servers;
+//   2. `initialize` with our capabilities (fs read/write, terminal), `session/new` with the folder and the host's MCP servers;
 //   3. serve its requests through the executor, one handler per method (files.ts, terminals.ts, permissions.ts):
 //      each answers a value or a JSON-RPC error, never hangs — a request ends when its own `$/cancel_request`,
 //      its session's cancel or the connection's close aborts it;
@@ -46,8 +46,18 @@ export interface AcpConnectionOptions {
   readonly log?: (text: string) => void;
 }
 
+/** A request of the agent's that was denied: the agent's tool call id when it named one, and who denied it. */
+export interface AcpDenial {
+  readonly sessionId: string;
+  readonly toolCallId?: string;
+  readonly by: string;
+}
+
 export class AcpAgentConnection {
   private readonly updateListeners = new Set<(update: Acp.SessionNotification) => void>();
+  private readonly denialListeners = new Set<(denial: AcpDenial) => void>();
+  /** Per session: the slash commands the agent last offered (`available_commands_update`). */
+  private readonly commands = new Map<string, readonly Acp.AvailableCommand[]>();
   private readonly sessions = new Map<string, AbortController>();
   /** Per session: what the user allowed through session/request_permission. */
   private readonly grants = new Map<string, Grants>();
@@ -109,12 +119,30 @@ export class AcpAgentConnection {
     return info;
   }
 
-  /** `session/new` in `cwd` (default: the first workspace folder), with no MCP servers. */
-  async newSession(cwd?: string, signal?: AbortSignal): Promise<string> {
+  /** `session/new` in `cwd` (default: the first workspace folder), with the MCP servers the agent may start. */
+  async newSession(cwd?: string, signal?: AbortSignal, mcpServers: readonly Acp.McpServer[] = []): Promise<string> {
     const acp = await loadAcp();
-    const response = await this.agent().request(acp.methods.agent.session.new, { cwd: cwd ?? this.options.workspaceFolders()[0] ?? process.cwd(), mcpServers: [] }, { cancellationSignal: signal });
+    const response = await this.agent().request(acp.methods.agent.session.new, { cwd: cwd ?? this.options.workspaceFolders()[0] ?? process.cwd(), mcpServers: [...mcpServers] }, { cancellationSignal: signal });
     this.sessions.set(response.sessionId, new AbortController());
     return response.sessionId;
+  }
+
+  /**
+   * `session/load`: takes up a session the agent kept (a window reload, a restart), where it offers that;
+   * the history it replays goes to whoever listens. Rejects when the agent does not offer it or refuses.
+   */
+  async loadSession(sessionId: string, cwd?: string, signal?: AbortSignal, mcpServers: readonly Acp.McpServer[] = []): Promise<string> {
+    const acp = await loadAcp();
+    if (this.agentInfo?.agentCapabilities?.loadSession !== true) throw new Error('the agent does not offer session/load');
+    // Known before the answer: the replayed updates name it, and the listeners must see them.
+    this.sessions.set(sessionId, new AbortController());
+    try {
+      await this.agent().request(acp.methods.agent.session.load, { sessionId, cwd: cwd ?? this.options.workspaceFolders()[0] ?? process.cwd(), mcpServers: [...mcpServers] }, { cancellationSignal: signal });
+    } catch (error) {
+      this.sessions.delete(sessionId);
+      throw error;
+    }
+    return sessionId;
   }
 
   /** `session/prompt`; aborting `signal` sends `session/cancel` and the answer's stopReason is then `cancelled`. */
@@ -152,6 +180,17 @@ export class AcpAgentConnection {
   onUpdate(listener: (update: Acp.SessionNotification) => void): () => void {
     this.updateListeners.add(listener);
     return () => this.updateListeners.delete(listener);
+  }
+
+  /** Each permission request of the agent's that our rules or the user denied. */
+  onDenied(listener: (denial: AcpDenial) => void): () => void {
+    this.denialListeners.add(listener);
+    return () => this.denialListeners.delete(listener);
+  }
+
+  /** The slash commands the agent last offered in the session. */
+  availableCommands(sessionId: string): readonly Acp.AvailableCommand[] {
+    return this.commands.get(sessionId) ?? [];
   }
 
   /** Resolves with the agent's exit code once its process has ended. */
@@ -245,9 +284,11 @@ export class AcpAgentConnection {
         if (!this.sessions.has(params.sessionId)) throw new acp.RequestError(AcpErrorCodes.resourceNotFound, noSession(params.sessionId));
         const answer = await requestPermission({ executor: host.executor, policy: host.policy, approvals: host.approvals, workspaceFolders: host.workspaceFolders }, params, this.signalOf(params.sessionId, signal));
         if (answer.granted) this.grantsOf(params.sessionId).add(answer.granted);
+        if (answer.deniedBy) for (const listener of this.denialListeners) listener({ sessionId: params.sessionId, toolCallId: params.toolCall?.toolCallId, by: answer.deniedBy });
         return answer.response;
       })
       .onNotification(acp.methods.client.session.update, ({ params }) => {
+        if (params.update.sessionUpdate === 'available_commands_update') this.commands.set(params.sessionId, params.update.availableCommands);
         for (const listener of this.updateListeners) listener(params);
       });
   }

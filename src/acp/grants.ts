@@ -1,25 +1,18 @@
 // What the user allowed through session/request_permission is not asked again when the agent then makes
-// the request itself: an ACP agent asks "may I edit notes.txt?" and, told yes, sends fs/write_text_file.
-// A grant answers one approval of the same kind of operation on the same target in the same session, once:
-// a delete or a move the user allowed is no write (the agent does those itself; no request of ours does).
+// exactly that request itself: an ACP agent asks "may I write this to notes.txt?" and, told yes, sends
+// fs/write_text_file. A grant is what the dialog showed, as the request of ours that carries it out — a
+// write of that path with that text, that command line, a read of that path — and answers one approval of
+// exactly that request in the same session, once. Any other content or command is asked for again.
 // Our rules still come first: a deny rule refuses the call before any approval is asked for.
+import { createHash } from 'node:crypto';
 import type { ApprovalAnswer, ApprovalClient, ApprovalRequest } from '../executor';
-import type { Acp } from './sdk';
+import { BASH_TOOL, READ_TOOL, WRITE_TOOL } from './mapping';
 
-/** The agent's tool call as a call of ours, when it says enough. */
-export interface OurCall {
-  readonly name: string;
-  readonly input: Record<string, unknown>;
-  /** What the agent said it will do (ACP's tool kind): a grant covers only a request of the same kind. */
-  readonly kind: Acp.ToolKind;
-}
-
-/** The operation each tool an agent's request runs performs, as ACP's tool kinds name it. */
-const KIND_OF_TOOL: Readonly<Record<string, Acp.ToolKind>> = { Write: 'edit', Read: 'read', Bash: 'execute' };
-
-/** True when a request of ours does exactly what `call` said it would (not a delete answered by a write). */
-export function isOwnOperation(call: OurCall): boolean {
-  return KIND_OF_TOOL[call.name] === call.kind;
+/** What was shown and allowed: our tool, the path or command line, and for a write the file's new text. */
+export interface Grant {
+  readonly tool: string;
+  readonly target: string;
+  readonly content?: string;
 }
 
 /** A grant not used within this long is dropped: the agent did something else. Ours. */
@@ -28,15 +21,14 @@ export const GRANT_TTL_MS = 60_000;
 export class Grants {
   private readonly grants = new Map<string, number>();
 
-  add(call: OurCall): void {
-    const key = keyOf(call.kind, call.input);
-    if (key) this.grants.set(key, Date.now() + GRANT_TTL_MS);
+  add(grant: Grant): void {
+    this.grants.set(keyOf(grant), Date.now() + GRANT_TTL_MS);
   }
 
-  /** True (and the grant is used up) when the user already allowed this call. */
+  /** True (and the grant is used up) when the user already allowed exactly this call. */
   consume(toolName: string, input: unknown): boolean {
-    const kind = KIND_OF_TOOL[toolName];
-    const key = kind ? keyOf(kind, input) : undefined;
+    const grant = grantOfRequest(toolName, input);
+    const key = grant ? keyOf(grant) : undefined;
     const until = key ? this.grants.get(key) : undefined;
     if (until === undefined) return false;
     this.grants.delete(key!);
@@ -61,10 +53,25 @@ export class GrantedApprovals implements ApprovalClient {
   }
 }
 
-/** The kind of operation and what it acts on: a file's path or a command line. */
-function keyOf(kind: Acp.ToolKind, input: unknown): string | undefined {
+/** The grant a request of ours would use: only the requests an agent's own fs and terminal calls make. */
+function grantOfRequest(toolName: string, input: unknown): Grant | undefined {
   if (!input || typeof input !== 'object') return undefined;
   const fields = input as Record<string, unknown>;
-  const target = fields.path ?? fields.file_path ?? fields.command;
-  return typeof target === 'string' ? `${kind}\u0000${target}` : undefined;
+  const path = typeof fields.path === 'string' ? fields.path : typeof fields.file_path === 'string' ? fields.file_path : undefined;
+  switch (toolName) {
+    case WRITE_TOOL:
+      return path !== undefined && typeof fields.content === 'string' ? { tool: WRITE_TOOL, target: path, content: fields.content } : undefined;
+    case BASH_TOOL:
+      return typeof fields.command === 'string' ? { tool: BASH_TOOL, target: fields.command } : undefined;
+    case READ_TOOL:
+      return path !== undefined ? { tool: READ_TOOL, target: path } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The grant's identity; a write's text is kept as its digest, so a large file is not held twice. */
+function keyOf(grant: Grant): string {
+  const content = grant.content === undefined ? '' : createHash('sha256').update(grant.content).digest('hex');
+  return `${grant.tool}\u0000${grant.target}\u0000${content}`;
 }

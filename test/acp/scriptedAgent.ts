@@ -27,10 +27,12 @@ export type Step =
       readonly sessionId?: string;
     }
   | {
-      readonly permission: { readonly kind: Acp.ToolKind; readonly title: string; readonly rawInput?: unknown; readonly path?: string };
+      readonly permission: { readonly kind: Acp.ToolKind; readonly title: string; readonly rawInput?: unknown; readonly path?: string; readonly content?: Acp.ToolCallContent[] };
       /** The option kinds offered (default: allow once, allow always, reject once). */
       readonly options?: readonly Acp.PermissionOptionKind[];
     }
+  /** available_commands_update with these commands. */
+  | { readonly commands: readonly Acp.AvailableCommand[] }
   /** One agent_message_chunk of this many characters, written as one line. */
   | { readonly huge: number };
 
@@ -72,7 +74,8 @@ async function main(): Promise<void> {
   let toolCalls = 0;
 
   const steps = (prompt: Acp.ContentBlock[]): readonly Step[] => {
-    const text = prompt.map((block) => (block.type === 'text' ? block.text : '')).join('').trim();
+    const first = prompt[0];
+    const text = first?.type === 'text' ? first.text.trim() : '';
     if (text === 'demo' || text.endsWith(' demo')) return DEMO_SCRIPT;
     try {
       return JSON.parse(text) as Step[];
@@ -85,7 +88,15 @@ async function main(): Promise<void> {
     .agent({ name: 'scripted-acp-agent' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       record({ kind: 'initialize', params });
-      return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: { loadSession: false }, agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' } };
+      return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: { loadSession: argv.includes('--load') }, agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' } };
+    })
+    // With --load: any session id is taken up again (the history replayed as one message), so a reload continues it.
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      record({ kind: 'session/load', params });
+      if (!argv.includes('--load')) throw acp.RequestError.methodNotFound('session/load');
+      cwds.set(params.sessionId, params.cwd);
+      await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'earlier prompt' } } });
+      return {};
     })
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
       const sessionId = `session-${cwds.size + 1}`;
@@ -99,6 +110,8 @@ async function main(): Promise<void> {
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
       const { sessionId } = params;
+      // What came with the prompt's words (the first block): attachments.
+      record({ kind: 'session/prompt', attached: params.prompt.slice(1) });
       const cancel = new AbortController();
       cancels.set(sessionId, cancel);
       const cwd = cwds.get(sessionId) ?? process.cwd();
@@ -115,6 +128,7 @@ async function main(): Promise<void> {
           if ('say' in step) await say(step.say);
           else if ('think' in step) await update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: step.think } });
           else if ('huge' in step) await say('x'.repeat(step.huge));
+          else if ('commands' in step) await update({ sessionUpdate: 'available_commands_update', availableCommands: [...step.commands] });
           else if ('plan' in step) await update({ sessionUpdate: 'plan', entries: step.plan.map((content, index) => ({ content, priority: 'medium', status: index === 0 ? 'in_progress' : 'pending' })) });
           else if ('read' in step) {
             await started(`Read ${step.read}`, 'read', { locations: [{ path: abs(step.read) }] });
@@ -153,10 +167,10 @@ async function main(): Promise<void> {
             await finished(exit.exitCode === 0 ? 'completed' : 'failed');
             await say(`\`${step.run}\` exited with ${exit.exitCode ?? exit.signal}:\n\n\`\`\`\n${output.output}\`\`\`\n\n`);
           } else if ('permission' in step) {
-            const { kind, title, rawInput, path } = step.permission;
+            const { kind, title, rawInput, path, content } = step.permission;
             const answer = await client.request(acp.methods.client.session.requestPermission, {
               sessionId,
-              toolCall: { toolCallId, title, kind, rawInput, locations: path ? [{ path: abs(path) }] : null },
+              toolCall: { toolCallId, title, kind, rawInput, locations: path ? [{ path: abs(path) }] : null, content: content ?? null },
               options: (step.options ?? ['allow_once', 'allow_always', 'reject_once']).map((kind) => OPTIONS[kind]),
             });
             record({ kind: 'permission', title, outcome: answer.outcome });

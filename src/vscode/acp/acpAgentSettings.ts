@@ -1,8 +1,14 @@
 // `agentToolExecutor.acp.agents` (the ACP agents one may run) and `agentToolExecutor.chat.agent` (who takes
 // `@executor` prompts). A workspace's list of agents counts only in a trusted workspace: a folder one opens
 // must not name a program to run.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+// The ESM build: the package's main is a UMD wrapper whose requires a bundler cannot follow.
+import { parse as parseJsonc } from 'jsonc-parser/lib/esm/main.js';
 import * as vscode from 'vscode';
 import type { AcpLaunch } from '../../acp/connection';
+import { acpMcpServers, type SkippedServer } from '../../acp/mcpServers';
+import type { Acp } from '../../acp/sdk';
 
 const SECTION = 'agentToolExecutor';
 /** `chat.agent` values that are not an ACP agent's name. */
@@ -23,6 +29,21 @@ export function configuredAcpAgents(): { agents: AcpLaunch[]; ignored?: string }
 /** Who takes prompts: '' (the bridge agent when configured, else the built-in loop), 'builtin', 'bridge' or an ACP agent's name. */
 export function chosenAgentSetting(): string {
   return vscode.workspace.getConfiguration(SECTION).get<string>('chat.agent') ?? '';
+}
+
+/**
+ * The MCP servers an agent is given at session/new: `.vscode/mcp.json`'s and the `mcp.servers` setting's, in a
+ * trusted workspace only (a folder one opens must not name programs for the agent to start).
+ */
+export async function workspaceMcpServers(folder: string | undefined, capabilities: Acp.McpCapabilities | null | undefined): Promise<{ servers: Acp.McpServer[]; skipped: SkippedServer[] }> {
+  if (!vscode.workspace.isTrusted) return { servers: [], skipped: [] };
+  const setting = vscode.workspace.getConfiguration('mcp').get<unknown>('servers');
+  let fromFile: unknown;
+  if (folder) {
+    const text = await readFile(join(folder, '.vscode', 'mcp.json'), 'utf8').catch(() => undefined);
+    fromFile = text === undefined ? undefined : (parseJsonc(text) as { servers?: unknown } | undefined)?.servers;
+  }
+  return acpMcpServers([setting, fromFile], { workspaceFolder: folder, capabilities });
 }
 
 function asList(value: unknown): unknown[] {

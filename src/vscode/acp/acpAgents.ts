@@ -1,14 +1,16 @@
 // The ACP agents of this window: each started on its first prompt (src/acp/connection.ts), with one
-// session kept for the window so the agent remembers the conversation, started again after it exited,
+// session kept for the window so the agent remembers the conversation (its id in workspace state, taken up
+// with session/load after a reload where the agent offers it), started again after it exited,
 // and closed — with every command it left running — when the settings drop it or the window ends.
 import * as vscode from 'vscode';
 import { AcpAgentConnection, type AcpLaunch } from '../../acp/connection';
 import type { TurnHost } from '../../acp/calls';
+import type { Acp } from '../../acp/sdk';
 import type { ToolExecutor } from '../../executor';
 import type { ApprovalClient } from '../../executor';
 import type { Logger } from '../../executor';
 import type { PermissionPolicy } from '../../executor';
-import { configuredAcpAgents } from './acpAgentSettings';
+import { configuredAcpAgents, workspaceMcpServers } from './acpAgentSettings';
 import { disposableStore } from '../../common/lifecycle';
 
 export interface AcpAgentsOptions {
@@ -18,6 +20,13 @@ export interface AcpAgentsOptions {
   readonly logger: Logger;
   readonly version: string;
   readonly workspaceFolders: () => readonly string[];
+  /** Where each agent's session id is kept, so a window reload or a restart takes the conversation up again. */
+  readonly state?: vscode.Memento;
+}
+
+/** The workspace-state key of an agent's last session id. */
+export function sessionKey(name: string): string {
+  return `agentToolExecutor.acp.session.${name}`;
 }
 
 export interface RunningAgent {
@@ -94,6 +103,18 @@ export class AcpAgents implements vscode.Disposable {
     }
   }
 
+  /** The agent's last session in this workspace, taken up with session/load where the agent offers it. */
+  private async resume(connection: AcpAgentConnection, launch: AcpLaunch, folder: string | undefined, servers: Acp.McpServer[], signal: AbortSignal): Promise<string | undefined> {
+    const stored = this.options.state?.get<string>(sessionKey(launch.name));
+    if (typeof stored !== 'string' || connection.agentInfo?.agentCapabilities?.loadSession !== true) return undefined;
+    try {
+      return await connection.loadSession(stored, folder, signal, servers);
+    } catch (error) {
+      this.channel.warn(`[${launch.name}] session ${stored} could not be loaded, a new one is opened: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
   private async start(launch: AcpLaunch, signal: AbortSignal): Promise<RunningAgent | string> {
     const connection = new AcpAgentConnection({
       launch,
@@ -108,7 +129,11 @@ export class AcpAgents implements vscode.Disposable {
     this.options.logger.info('acp.starting', { name: launch.name, command: launch.command });
     try {
       const info = await connection.start(signal);
-      const sessionId = await connection.newSession(this.options.workspaceFolders()[0], signal);
+      const folder = this.options.workspaceFolders()[0];
+      const { servers, skipped } = await workspaceMcpServers(folder, info.agentCapabilities?.mcpCapabilities);
+      for (const server of skipped) this.channel.warn(`[${launch.name}] MCP server ${server.name} is not passed: ${server.why}`);
+      const sessionId = (await this.resume(connection, launch, folder, servers, signal)) ?? (await connection.newSession(folder, signal, servers));
+      await this.options.state?.update(sessionKey(launch.name), sessionId);
       this.channel.info(`[${launch.name}] started: ${info.agentInfo?.name ?? launch.command} ${info.agentInfo?.version ?? ''}, session ${sessionId}`);
       // When it exits or its connection ends (a message over the SDK's limit stops it), the next prompt starts it again.
       void Promise.race([connection.exited.then((code) => `exited (code ${code})`), connection.closed.then(() => 'closed its connection')]).then((why) => {

@@ -3,8 +3,11 @@
 // `session/prompt`; its session updates are drawn by `UpdateRenderer`, and the requests it makes of us
 // (each a turn of the executor) by the same `ReplyRenderer` as the built-in loop's — approvals, outcome
 // lines, Open diff. The chat's stop button sends `session/cancel`.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnHost } from '../../acp/calls';
+import type { Acp } from '../../acp/sdk';
+import { MAX_ATTACHED_VALUE_CHARS } from '../chat/attachments';
 import type { ToolCall } from '../../executor';
 import type { Redactor } from '../../executor';
 import type { Turn } from '../../executor';
@@ -13,8 +16,10 @@ import { ReplyRenderer } from '../chat/replyRenderer';
 import { oneLine } from '../chat/replyText';
 import type { AcpAgents } from './acpAgents';
 import { BRIDGE_AGENT, BUILTIN_AGENT, chosenAgentSetting } from './acpAgentSettings';
-import { UpdateRenderer } from './updateRenderer';
+import { commandsText, deniedByOf, UpdateRenderer, usageFooter } from './updateRenderer';
 
+/** An attached plain value is cut here (as the built-in loop's attachments). */
+const MAX_ATTACHED_TEXT_CHARS = MAX_ATTACHED_VALUE_CHARS;
 /** The prompt shown in a turn's label (Tool Calls view) is cut here (as the built-in loop's). */
 const TURN_LABEL_MAX_CHARS = 50;
 
@@ -70,6 +75,22 @@ export class AcpChat implements TurnHost {
     return { metadata: { agentChoice: current } };
   }
 
+  /** `/commands`: the slash commands the chosen ACP agent offered (starting it when needed). */
+  async listCommands(stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+    const route = this.route();
+    if (route.kind !== 'acp') return { errorDetails: { message: 'No ACP agent takes prompts here: choose one with /agent NAME to see its commands.' } };
+    const controller = new AbortController();
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    try {
+      const agent = await this.agents.ready(route.name, controller.signal);
+      if (typeof agent === 'string') return { errorDetails: { message: agent } };
+      stream.markdown(commandsText(route.name, agent.connection.availableCommands(agent.sessionId)));
+      return { metadata: { acp: route.name } };
+    } finally {
+      cancel.dispose();
+    }
+  }
+
   async handle(request: vscode.ChatRequest, name: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
@@ -83,12 +104,17 @@ export class AcpChat implements TurnHost {
       const unsubscribe = agent.connection.onUpdate((notification) => {
         if (notification.sessionId === agent.sessionId && this.active === prompt) updates.render(notification.update);
       });
+      const unsubscribeDenials = agent.connection.onDenied((denial) => {
+        if (denial.sessionId === agent.sessionId && this.active === prompt) updates.denied(denial.toolCallId, denial.by);
+      });
       try {
-        const answer = await agent.connection.prompt(agent.sessionId, [{ type: 'text', text: request.prompt }], controller.signal);
+        const answer = await agent.connection.prompt(agent.sessionId, [{ type: 'text', text: request.prompt }, ...this.attached(request)], controller.signal);
         updates.flush();
         await Promise.all(prompt.turns);
         if (answer.stopReason === 'refusal') return { errorDetails: { message: `The agent ${name} refused to go on.` }, metadata: { acp: name, stopReason: answer.stopReason } };
         if (answer.stopReason === 'max_tokens' || answer.stopReason === 'max_turn_requests') stream.markdown(`\n\n*The agent stopped: ${answer.stopReason}.*`);
+        const usage = usageFooter(answer);
+        if (usage) stream.markdown(`\n\n*${usage}*`);
         return { metadata: { acp: name, stopReason: answer.stopReason } };
       } catch (error) {
         updates.flush();
@@ -97,11 +123,29 @@ export class AcpChat implements TurnHost {
         return { errorDetails: { message: `The ACP agent ${name} failed: ${this.options.redactor.redact(message)}` }, metadata: { acp: name, stopReason: 'error' } };
       } finally {
         unsubscribe();
+        unsubscribeDenials();
         if (this.active === prompt) this.active = undefined;
       }
     } finally {
       cancel.dispose();
     }
+  }
+
+  /**
+   * What the user attached, as ACP content: a file or a range as a `resource_link` (the agent reads it with
+   * fs/read_text_file, through our Read: redaction and the ignore files apply), a plain value as redacted text.
+   */
+  private attached(request: vscode.ChatRequest): Acp.ContentBlock[] {
+    return (request.references ?? []).flatMap((reference): Acp.ContentBlock[] => {
+      const value = reference.value;
+      if (value instanceof vscode.Uri) return value.scheme === 'file' ? [{ type: 'resource_link', uri: value.toString(), name: path.basename(value.fsPath) }] : [];
+      if (value instanceof vscode.Location) {
+        const first = value.range.start.line + 1;
+        const last = value.range.end.line + 1;
+        return value.uri.scheme === 'file' ? [{ type: 'resource_link', uri: value.uri.toString(), name: path.basename(value.uri.fsPath), description: `lines ${first}-${last}` }] : [];
+      }
+      return typeof value === 'string' ? [{ type: 'text', text: this.options.redactor.redact(value).slice(0, MAX_ATTACHED_TEXT_CHARS) }] : [];
+    });
   }
 
   turnOptions() {
@@ -119,6 +163,17 @@ export class AcpChat implements TurnHost {
     prompt.updates.flush();
     const renderer = new ReplyRenderer(prompt.stream, turn, { redactor: this.options.redactor, diffLinks: this.options.diffLinks, workspaceFolders: () => this.options.workspaceFolders() });
     renderer.expect(call.id!, call.name, call.input);
-    prompt.turns.push(turn.results().catch(() => undefined).finally(() => renderer.dispose()));
+    prompt.turns.push(
+      turn
+        .results()
+        .then(([result]) => {
+          // Its outcome line is in the reply: the agent's next words start a paragraph, and its call says who denied it.
+          const by = result ? deniedByOf(result.permission) : undefined;
+          if (by) prompt.updates.denied(undefined, by);
+          prompt.updates.blockWritten();
+        })
+        .catch(() => undefined)
+        .finally(() => renderer.dispose()),
+    );
   }
 }

@@ -17,6 +17,7 @@ export interface PromptForwarder {
 export interface AgentRouter {
   route(): { readonly kind: 'builtin' } | { readonly kind: 'default' } | { readonly kind: 'acp'; readonly name: string };
   chooseAgent(argument: string, stream: vscode.ChatResponseStream): vscode.ChatResult;
+  listCommands(stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
   handle(request: vscode.ChatRequest, name: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
 }
 
@@ -36,6 +37,9 @@ export function registerChatParticipant(host: CommandHost, extensionUri: vscode.
       case 'agent':
         if (router) return router.chooseAgent(request.prompt, stream);
         return { errorDetails: { message: 'Choosing an agent is not available here.' } };
+      case 'commands':
+        if (router) return router.listCommands(stream, token);
+        return { errorDetails: { message: 'ACP agents are not available here.' } };
       default: {
         const route = router?.route() ?? { kind: 'default' };
         if (route.kind === 'acp') return router!.handle(request, route.name, stream, token);

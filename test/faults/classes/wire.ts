@@ -80,12 +80,23 @@ async function serveBytes(bytes: Buffer, end = false): Promise<{ parser: FramePa
 }
 
 // ── 1. What the user allowed covers nothing else ─────────────────────────────────────────────────────
-core('acp-grant-own-kind', 1, 'ACP: a delete the user allowed, then fs/write_text_file of the same file', 'the grant is not used by the write: it asks', () => {
+core('acp-grant-own-kind', 1, 'ACP: a delete the user allowed, then fs/write_text_file of the same file; a write of A allowed, then one of B', 'neither grant is used by the write: it asks', async () => {
+  const executor = new ToolExecutor({ workspaceFolders: ['/'] });
+  registerBuiltinTools(executor.registry, { supervisor: new ProcessSupervisor() });
+  try {
+    const deleted = await requestPermission(
+      { executor, policy: new RulesPolicy(), approvals: { requestApproval: async () => ({ kind: 'allowOnce' }) }, workspaceFolders: () => ['/w'] },
+      { sessionId: 's', toolCall: { toolCallId: 't', kind: 'delete', title: 'rm', locations: [{ path: '/w/notes.txt' }] }, options: [{ optionId: 'yes', name: 'Yes', kind: 'allow_once' }] },
+      new AbortController().signal,
+    );
+    assert.equal(deleted.granted, undefined);
+  } finally {
+    await executor.dispose();
+  }
   const grants = new Grants();
-  grants.add({ name: 'Write', input: { file_path: '/w/notes.txt', content: '' }, kind: 'delete' });
-  assert.equal(grants.consume('Write', { file_path: '/w/notes.txt', content: 'x' }), false);
-  grants.add({ name: 'Write', input: { file_path: '/w/notes.txt', content: '' }, kind: 'edit' });
-  assert.equal(grants.consume('Write', { file_path: '/w/notes.txt', content: 'x' }), true);
+  grants.add({ tool: 'Write', target: '/w/notes.txt', content: 'A' });
+  assert.equal(grants.consume('Write', { path: '/w/notes.txt', content: 'B' }), false);
+  assert.equal(grants.consume('Write', { path: '/w/notes.txt', content: 'A' }), true);
 });
 core('acp-answer-never-wider', 1, 'ACP: the agent offers only allow_always and reject_once; the answer is allow once', 'the dialog offers no "once"; a once that still comes is answered with reject', async () => {
   const asked: ApprovalRequest[] = [];

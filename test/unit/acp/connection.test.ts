@@ -134,9 +134,10 @@ describe('ACP session/request_permission → our rules, then our approval', () =
     const harness = await start({ answers: [{ kind: 'allowSession' }, { kind: 'deny' }] });
     await harness.prompt([ask('edit', 'Edit notes', undefined, 'notes.txt'), ask('fetch', 'Fetch example.com', { url: 'https://example.com' })]);
     assert.equal(harness.approvals.asked.length, 2);
-    assert.equal(harness.approvals.asked[0]!.toolName, 'Write');
+    // An edit that does not say what it writes is the agent's request in words; a fetch with a url is our WebFetch.
+    assert.equal(harness.approvals.asked[0]!.toolName, 'Agent request');
     assert.equal(harness.approvals.asked[0]!.sessionAllowed, true);
-    assert.equal(harness.approvals.asked[1]!.toolName, 'Fetch example.com');
+    assert.equal(harness.approvals.asked[1]!.toolName, 'WebFetch');
     assert.deepEqual(entries(harness, 'permission').map((entry) => entry.outcome), [
       { outcome: 'selected', optionId: 'always' },
       { outcome: 'selected', optionId: 'no' },
@@ -146,7 +147,7 @@ describe('ACP session/request_permission → our rules, then our approval', () =
   it('a write the user allowed through the agent\'s permission request is not asked again', async () => {
     writeFileSync(join(acp.dir(), 'notes.txt'), 'original\n');
     const harness = await start({ answers: [{ kind: 'allowOnce' }, { kind: 'deny' }] });
-    await harness.prompt([{ read: 'notes.txt' }, ask('edit', 'Edit notes', undefined, 'notes.txt'), { write: 'notes.txt', content: 'changed\n' }, { write: 'notes.txt', content: 'again\n' }]);
+    await harness.prompt([{ read: 'notes.txt' }, ask('edit', 'Edit notes', { file_path: join(acp.dir(), 'notes.txt'), content: 'changed\n' }), { write: 'notes.txt', content: 'changed\n' }, { write: 'notes.txt', content: 'again\n' }]);
     // One modal for the permission; the write it was about runs unasked, once: the next write asks (and is denied).
     assert.equal(harness.approvals.asked.length, 2);
     assert.equal(readFileSync(join(acp.dir(), 'notes.txt'), 'utf8'), 'changed\n');
@@ -167,5 +168,28 @@ describe('ACP session/request_permission → our rules, then our approval', () =
     controller.abort();
     assert.equal(await stopped, 'cancelled');
     assert.deepEqual(entries(harness, 'permission')[0]!.outcome, { outcome: 'cancelled' });
+  });
+});
+
+describe('ACP session/update the connection keeps, and denials it reports', () => {
+  it('keeps the slash commands the agent last offered in the session', async () => {
+    const harness = await start();
+    assert.deepEqual(harness.connection.availableCommands(harness.sessionId), []);
+    await harness.prompt([{ commands: [{ name: 'init', description: 'Create notes' }] }, { commands: [{ name: 'review', description: 'Review', input: { hint: 'branch' } }] }]);
+    assert.deepEqual(harness.connection.availableCommands(harness.sessionId), [{ name: 'review', description: 'Review', input: { hint: 'branch' } }]);
+  });
+
+  it('reports who denied a permission request, with the agent\'s tool call id', async () => {
+    const harness = await start({ rules: { deny: ['Bash(git push:*)'] }, answers: [{ kind: 'deny' }] });
+    const denials: Array<{ toolCallId?: string; by: string }> = [];
+    harness.connection.onDenied(({ toolCallId, by }) => void denials.push({ toolCallId, by }));
+    await harness.prompt([
+      { permission: { kind: 'execute', title: 'push', rawInput: { command: 'git push origin main' } } },
+      { permission: { kind: 'execute', title: 'ls', rawInput: { command: 'ls' } } },
+    ]);
+    assert.equal(denials.length, 2);
+    assert.match(denials[0]!.by, /^rule Bash\(git push:\*\)$/);
+    assert.deepEqual(denials[1], { toolCallId: denials[1]!.toolCallId, by: 'you' });
+    assert.ok(denials[0]!.toolCallId && denials[1]!.toolCallId && denials[0]!.toolCallId !== denials[1]!.toolCallId);
   });
 });

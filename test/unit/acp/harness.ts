@@ -41,6 +41,10 @@ export interface HarnessOptions {
   rules?: RuleLists;
   mode?: 'default' | 'acceptEdits' | 'bypass';
   env?: Record<string, string>;
+  /** Extra arguments for the scripted agent (`--load`: it offers session/load). */
+  agentArgs?: string[];
+  /** Take up this session with session/load instead of opening one. */
+  loadSession?: string;
 }
 
 export interface AcpTestContext {
@@ -60,7 +64,7 @@ export async function startAcp(dir: string, options: HarnessOptions, cleanups: A
   registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor });
   const transcriptFile = join(dir, '.transcript.jsonl');
   const connection = new AcpAgentConnection({
-    launch: { name: 'scripted', command: process.execPath, args: [AGENT, '--transcript', transcriptFile] },
+    launch: { name: 'scripted', command: process.execPath, args: [AGENT, '--transcript', transcriptFile, ...(options.agentArgs ?? [])] },
     executor,
     policy,
     approvals,
@@ -73,7 +77,7 @@ export async function startAcp(dir: string, options: HarnessOptions, cleanups: A
     await supervisor.dispose();
   });
   await connection.start();
-  const sessionId = await connection.newSession(dir);
+  const sessionId = options.loadSession ? await connection.loadSession(options.loadSession, dir) : await connection.newSession(dir);
   const transcript = () => readFileSync(transcriptFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
   return {
     dir,

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { textOfRead } from '../../../src/acp/files';
-import { ourCallOf } from '../../../src/acp/permissions';
+import { mapPermissionRequest } from '../../../src/acp/mapping';
+import type { Acp } from '../../../src/acp/sdk';
 import { commandLine, keepLastBytes } from '../../../src/acp/terminals';
 
 describe('textOfRead', () => {
@@ -32,14 +33,40 @@ describe('keepLastBytes', () => {
   });
 });
 
-describe('ourCallOf', () => {
-  it('maps commands, edits and reads to Bash, Write and Read', () => {
-    assert.deepEqual(ourCallOf({ toolCallId: '1', kind: 'execute', rawInput: { command: 'ls' } }), { name: 'Bash', input: { command: 'ls' }, kind: 'execute' });
-    assert.deepEqual(ourCallOf({ toolCallId: '2', kind: 'edit', locations: [{ path: '/w/a' }] }), { name: 'Write', input: { file_path: '/w/a', content: '' }, kind: 'edit' });
-    assert.deepEqual(ourCallOf({ toolCallId: '3', kind: 'read', rawInput: { file_path: '/w/b' } }), { name: 'Read', input: { file_path: '/w/b' }, kind: 'read' });
+describe('mapPermissionRequest (ACP v1 tool calls as ours)', () => {
+  const only = (toolCall: Acp.ToolCallUpdate) => {
+    const mapped = mapPermissionRequest(toolCall);
+    return { calls: mapped.calls, exact: mapped.exact };
+  };
+  it('a command is a Bash, a read a Read, a fetch a WebFetch, each with its real input', () => {
+    assert.deepEqual(only({ toolCallId: '1', kind: 'execute', rawInput: { command: 'ls -la' } }), { calls: [{ name: 'Bash', input: { command: 'ls -la' } }], exact: true });
+    assert.deepEqual(only({ toolCallId: '3', kind: 'read', rawInput: { file_path: '/w/b' } }), { calls: [{ name: 'Read', input: { file_path: '/w/b' } }], exact: true });
+    assert.deepEqual(only({ toolCallId: '4', kind: 'fetch', rawInput: { url: 'https://x.example/' } }), { calls: [{ name: 'WebFetch', input: { url: 'https://x.example/' } }], exact: true });
   });
-  it('leaves what it cannot say to the user', () => {
-    assert.equal(ourCallOf({ toolCallId: '4', kind: 'fetch', rawInput: { url: 'x' } }), undefined);
-    assert.equal(ourCallOf({ toolCallId: '5', kind: 'execute' }), undefined);
+  it('an edit is a Write of its content or an Edit of its strings (rawInput first), else of its one diff', () => {
+    assert.deepEqual(only({ toolCallId: '1', kind: 'edit', rawInput: { file_path: '/w/a', content: 'A' } }).calls, [{ name: 'Write', input: { file_path: '/w/a', content: 'A' } }]);
+    assert.deepEqual(only({ toolCallId: '2', kind: 'edit', rawInput: { file_path: '/w/a', old_string: 'x', new_string: 'y', replace_all: true } }).calls, [
+      { name: 'Edit', input: { file_path: '/w/a', old_string: 'x', new_string: 'y', replace_all: true } },
+    ]);
+    assert.deepEqual(only({ toolCallId: '3', kind: 'edit', content: [{ type: 'diff', path: '/w/n', oldText: null, newText: 'new' }] }), { calls: [{ name: 'Write', input: { file_path: '/w/n', content: 'new' } }], exact: true });
+    assert.deepEqual(only({ toolCallId: '4', kind: 'edit', content: [{ type: 'diff', path: '/w/o', oldText: 'a', newText: 'b' }] }), { calls: [{ name: 'Edit', input: { file_path: '/w/o', old_string: 'a', new_string: 'b' } }], exact: true });
+  });
+  it('an edit that does not say what it writes, several diffs, a delete, a move: judged as writes of their paths, never exact', () => {
+    assert.deepEqual(only({ toolCallId: '1', kind: 'edit', locations: [{ path: '/w/a' }] }), { calls: [{ name: 'Write', input: { file_path: '/w/a', content: '' } }], exact: false });
+    const two = only({ toolCallId: '2', kind: 'edit', content: [{ type: 'diff', path: '/w/a', newText: 'a' }, { type: 'diff', path: '/w/b', oldText: 'x', newText: 'b' }] });
+    assert.equal(two.exact, false);
+    assert.deepEqual(two.calls.map((call) => call.input.file_path), ['/w/a', '/w/b']);
+    assert.deepEqual(only({ toolCallId: '3', kind: 'delete', locations: [{ path: '/w/d' }] }), { calls: [{ name: 'Write', input: { file_path: '/w/d', content: '' } }], exact: false });
+    assert.deepEqual(only({ toolCallId: '4', kind: 'move', rawInput: { source: '/w/s', destination: '/w/t' } }).calls.map((call) => call.input.file_path), ['/w/s', '/w/t']);
+    assert.match(mapPermissionRequest({ toolCallId: '5', kind: 'delete', title: 'rm d', locations: [{ path: '/w/d' }] }).title, /^The agent asks to delete \/w\/d: rm d$/);
+  });
+  it('what names nothing we can judge maps to no call, and its dialog text says what the agent sent', () => {
+    assert.deepEqual(only({ toolCallId: '5', kind: 'execute' }), { calls: [], exact: false });
+    assert.deepEqual(only({ toolCallId: '6', kind: 'fetch', rawInput: { query: 'q' } }), { calls: [], exact: false });
+    const other = mapPermissionRequest({ toolCallId: '7', kind: 'other', title: 'Deploy', rawInput: { target: 'prod' }, content: [{ type: 'content', content: { type: 'text', text: 'to production' } }] });
+    assert.deepEqual(other.calls, []);
+    assert.equal(other.title, 'The agent asks: Deploy');
+    assert.match(other.detail, /to production/);
+    assert.match(other.detail, /"target": "prod"/);
   });
 });

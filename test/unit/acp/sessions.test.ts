@@ -1,6 +1,8 @@
 // What an ACP agent may get wrong about sessions and sizes, over real stdio pipes (harness.ts): terminals
 // under sessions that were never opened, a message over the SDK's limit, a command too long for a shell.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { countProcesses, killMarked, uniqueSleep } from '../tools/processes';
 import { acpTests, entries } from './harness';
@@ -34,5 +36,22 @@ describe('ACP sessions: unknown sessions, oversized messages, overlong commands'
     const [error] = entries(harness, 'error');
     assert.match(error!.error.message, /command too long/i);
     assert.doesNotMatch(error!.error.message, /E2BIG/);
+  });
+});
+
+describe('ACP session/load', () => {
+  it('takes up a session by id where the agent offers it: the agent gets the folder, and prompts go on in that session', async () => {
+    const harness = await acp.start({ agentArgs: ['--load'], loadSession: 'session-from-before' });
+    assert.equal(harness.sessionId, 'session-from-before');
+    assert.equal(harness.connection.agentInfo?.agentCapabilities?.loadSession, true);
+    const [load] = entries(harness, 'session/load');
+    assert.deepEqual(load!.params, { sessionId: 'session-from-before', cwd: acp.dir(), mcpServers: [] });
+    assert.equal(await harness.prompt([{ say: 'again' }]), 'end_turn');
+  });
+
+  it('an agent that does not offer it is not asked: loadSession rejects and nothing is sent', async () => {
+    await assert.rejects(acp.start({ loadSession: 'session-from-before' }), /does not offer session\/load/);
+    const transcript = readFileSync(join(acp.dir(), '.transcript.jsonl'), 'utf8');
+    assert.doesNotMatch(transcript, /session\/load/);
   });
 });

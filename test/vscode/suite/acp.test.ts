@@ -47,7 +47,7 @@ suite('ACP agents (@agentclientprotocol/sdk)', () => {
       { say: 'All done.' },
     ]);
 
-  test('a write raises our approval; Deny leaves the file untouched and the reply says it failed', async function () {
+  test('a write raises our approval; Deny leaves the file untouched and the reply says you denied it', async function () {
     this.timeout(60_000);
     const api = await extensionApi();
     const asked: ApprovalRequest[] = [];
@@ -63,7 +63,7 @@ suite('ACP agents (@agentclientprotocol/sdk)', () => {
     assert.equal(writes.length, 1);
     const reply = text();
     assert.match(reply, /\*\*Plan\*\*\n\n- \[ \] Read the notes/);
-    assert.match(reply, /- ✗ Write .* — failed/);
+    assert.match(reply, /- ✗ Write .* — denied by you/);
     assert.match(reply, /Read .*: "hello\\n"/);
     assert.match(reply, /All done\./);
   });
@@ -91,5 +91,74 @@ suite('ACP agents (@agentclientprotocol/sdk)', () => {
     const result = await api.testing.acpPrompt!('scripted', chatRequest(JSON.stringify([{ say: 'back again' }])), second.stream, new vscode.CancellationTokenSource().token);
     assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
     assert.match(second.text(), /back again/);
+  });
+
+  test('after a simulated reload the agent takes its session up again with session/load (the id kept in workspace state)', async function () {
+    this.timeout(120_000);
+    const api = await extensionApi();
+    // A name of its own: no session id kept from an earlier run.
+    const name = `scripted-load-${process.pid}-${Date.now()}`;
+    const transcript = path.join(dir, 'load.jsonl');
+    await config().update('acp.agents', [{ name, command: process.execPath, args: [AGENT, '--transcript', transcript, '--load'] }], vscode.ConfigurationTarget.Workspace);
+    const first = await api.testing.acpPrompt!(name, chatRequest(JSON.stringify([{ say: 'one' }])), recordingStream().stream, new vscode.CancellationTokenSource().token);
+    assert.equal(first.errorDetails, undefined, first.errorDetails?.message);
+    await api.testing.acpCloseAll!();
+    const second = await api.testing.acpPrompt!(name, chatRequest(JSON.stringify([{ say: 'two' }])), recordingStream().stream, new vscode.CancellationTokenSource().token);
+    assert.equal(second.errorDetails, undefined, second.errorDetails?.message);
+    const entries = fs.readFileSync(transcript, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; params?: { sessionId?: string } });
+    const opened = entries.filter((entry) => entry.kind === 'session/new');
+    const loaded = entries.filter((entry) => entry.kind === 'session/load');
+    assert.equal(opened.length, 1, 'one session was opened');
+    assert.equal(loaded.length, 1, 'and taken up after the reload');
+    assert.equal(loaded[0]!.params!.sessionId, 'session-1');
+  });
+
+  test("the workspace's .vscode/mcp.json servers are passed at session/new", async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    const name = `scripted-mcp-${process.pid}-${Date.now()}`;
+    const transcript = path.join(dir, 'mcp.jsonl');
+    const mcpFile = path.join(workspaceRoot().fsPath, '.vscode', 'mcp.json');
+    assert.equal(fs.existsSync(mcpFile), false, 'the test workspace has no mcp.json of its own');
+    const madeFolder = !fs.existsSync(path.dirname(mcpFile));
+    fs.mkdirSync(path.dirname(mcpFile), { recursive: true });
+    // JSONC, as VS Code writes it.
+    fs.writeFileSync(mcpFile, '{\n  // the docs server\n  "servers": { "docs": { "type": "stdio", "command": "node", "args": ["${workspaceFolder}/server.js"] } }\n}\n');
+    try {
+      await config().update('acp.agents', [{ name, command: process.execPath, args: [AGENT, '--transcript', transcript] }], vscode.ConfigurationTarget.Workspace);
+      const result = await api.testing.acpPrompt!(name, chatRequest(JSON.stringify([{ say: 'hi' }])), recordingStream().stream, new vscode.CancellationTokenSource().token);
+      assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+      const opened = fs.readFileSync(transcript, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; params?: { mcpServers?: unknown } }).find((entry) => entry.kind === 'session/new');
+      assert.deepEqual(opened!.params!.mcpServers, [{ name: 'docs', command: 'node', args: [`${workspaceRoot().fsPath}/server.js`], env: [] }]);
+    } finally {
+      fs.rmSync(madeFolder ? path.dirname(mcpFile) : mcpFile, { recursive: true, force: true });
+    }
+  });
+
+  test('attached files and ranges go to the agent as resource_link blocks, a plain value as redacted text', async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    const name = `scripted-refs-${process.pid}-${Date.now()}`;
+    const transcript = path.join(dir, 'refs.jsonl');
+    await config().update('acp.agents', [{ name, command: process.execPath, args: [AGENT, '--transcript', transcript] }], vscode.ConfigurationTarget.Workspace);
+    const uri = vscode.Uri.file(file);
+    const secret = `ghp_${'a1B2c3D4e5'.repeat(4).slice(0, 36)}`;
+    const request = {
+      ...chatRequest(JSON.stringify([{ say: 'seen' }])),
+      references: [
+        { id: 'file', value: uri },
+        { id: 'range', value: new vscode.Location(uri, new vscode.Range(1, 0, 2, 0)) },
+        { id: 'value', value: `a note with ${secret}` },
+      ],
+    } as unknown as vscode.ChatRequest;
+    const result = await api.testing.acpPrompt!(name, request, recordingStream().stream, new vscode.CancellationTokenSource().token);
+    assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+    const prompt = fs.readFileSync(transcript, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; attached?: Array<{ type: string; text?: string }> }).find((entry) => entry.kind === 'session/prompt');
+    const [whole, range, value] = prompt!.attached!;
+    assert.deepEqual(whole, { type: 'resource_link', uri: uri.toString(), name: path.basename(file) });
+    assert.deepEqual(range, { type: 'resource_link', uri: uri.toString(), name: path.basename(file), description: 'lines 2-3' });
+    assert.equal(value!.type, 'text');
+    assert.match(value!.text!, /^a note with /);
+    assert.ok(!value!.text!.includes(secret), value!.text);
   });
 });
