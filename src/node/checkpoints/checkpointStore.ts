@@ -143,7 +143,7 @@ export class CheckpointStore {
       reported: [...new Set(reported)],
     };
     this.writeJson(TURNS_FILE, [...this.turns(), record]);
-    this.prune();
+    this.prune(undefined, undefined, true);
     return record;
   }
 
@@ -164,11 +164,12 @@ export class CheckpointStore {
    * Drops the oldest turns past the retention's count, age or size, then every checkpoint and object
    * no kept turn reaches; an object two turns share stays while either is kept.
    */
-  prune(retention: Retention = this.options.retention ?? DEFAULT_RETENTION, now = Date.now()): { turns: number; bytes: number } {
+  prune(retention: Retention = this.options.retention ?? DEFAULT_RETENTION, now = Date.now(), whenDropping = false): { turns: number; bytes: number } {
     let turns = this.turns();
     const dropped = turns.length;
     turns = turns.filter((turn) => now - turn.endedAt <= retention.maxDays * MS_PER_DAY).slice(-retention.maxTurns);
-    let freed = this.sweep(turns);
+    // After a turn only a dropped turn can free anything worth a listing of every object.
+    let freed = !whenDropping || turns.length < dropped ? this.sweep(turns) : 0;
     while (turns.length > 1 && this.objects.size() > retention.maxBytes) {
       turns = turns.slice(1);
       freed += this.sweep(turns);
@@ -180,6 +181,7 @@ export class CheckpointStore {
   /** Removes every turn and checkpoint. */
   clear(): void {
     fs.rmSync(this.root, { recursive: true, force: true });
+    this.objects.forget();
     this.last = undefined;
     this.open.clear();
   }

@@ -15,6 +15,9 @@ export function hashBytes(bytes: Uint8Array): string {
 }
 
 export class ObjectStore {
+  /** The bytes all objects take, counted once and then kept up to date. */
+  private total: number | undefined;
+
   constructor(readonly root: string) {}
 
   pathOf(hash: string): string {
@@ -33,8 +36,10 @@ export class ObjectStore {
     if (fs.existsSync(file)) return hash;
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    fs.writeFileSync(temporary, deflateRawSync(bytes, { level: COMPRESSION_LEVEL }), { mode: 0o600 });
+    const stored = deflateRawSync(bytes, { level: COMPRESSION_LEVEL });
+    fs.writeFileSync(temporary, stored, { mode: 0o600 });
     fs.renameSync(temporary, file);
+    if (this.total !== undefined) this.total += stored.length;
     return hash;
   }
 
@@ -42,6 +47,11 @@ export class ObjectStore {
     const bytes = inflateRawSync(fs.readFileSync(this.pathOf(hash)));
     if (hashBytes(bytes) !== hash) throw new Error(`checkpoint object ${hash.slice(0, 12)} is damaged`);
     return bytes;
+  }
+
+  /** Forgets the counted size (the objects were removed from outside). */
+  forget(): void {
+    this.total = undefined;
   }
 
   /** Every stored object's name. */
@@ -66,6 +76,7 @@ export class ObjectStore {
     try {
       const { size } = fs.statSync(file);
       fs.unlinkSync(file);
+      if (this.total !== undefined) this.total -= size;
       return size;
     } catch {
       return 0;
@@ -74,6 +85,7 @@ export class ObjectStore {
 
   /** The bytes all objects take. */
   size(): number {
+    if (this.total !== undefined) return this.total;
     let total = 0;
     for (const name of this.names()) {
       try {
@@ -82,6 +94,7 @@ export class ObjectStore {
         // removed meanwhile
       }
     }
+    this.total = total;
     return total;
   }
 }

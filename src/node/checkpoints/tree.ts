@@ -51,8 +51,27 @@ export interface TreeResult {
   readonly read: number;
 }
 
+/** Parsed listings by hash: objects never change, and the next checkpoint reads the same ones again. */
+const parsed = new Map<string, Tree>();
+/** Listings kept parsed; the oldest go first. */
+const MAX_PARSED_LISTINGS = 20_000;
+
 export function readTree(store: ObjectStore, hash: string): Tree {
-  return JSON.parse(store.get(hash).toString('utf8')) as Tree;
+  const key = `${store.root}\0${hash}`;
+  const cached = parsed.get(key);
+  if (cached) return cached;
+  const tree = Object.freeze(JSON.parse(store.get(hash).toString('utf8')) as Tree);
+  parsed.set(key, tree);
+  if (parsed.size > MAX_PARSED_LISTINGS) parsed.delete(parsed.keys().next().value as string);
+  return tree;
+}
+
+/** Whether a new listing holds exactly the old one's entries (unchanged entries are the old objects themselves). */
+function sameListing(previous: Tree, next: Readonly<Record<string, TreeEntry>>): boolean {
+  const names = Object.keys(next);
+  if (names.length !== Object.keys(previous).length) return false;
+  for (const name of names) if (previous[name] !== next[name]) return false;
+  return true;
 }
 
 interface Rules {
@@ -71,47 +90,60 @@ export async function writeTree(folder: string, options: TreeOptions): Promise<T
     if (text !== undefined) rootRules.push({ base: folder, rules: ignore().add(text) });
   }
 
-  const visit = async (dir: string, previous: Tree | undefined, inherited: readonly Rules[]): Promise<string> => {
+  const visit = async (dir: string, previous: Tree | undefined, inherited: readonly Rules[], previousHash?: string): Promise<string> => {
     if (options.signal?.aborted) throw options.signal.reason;
     if (++counts.folders % YIELD_EVERY_FOLDERS === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    const gitignore = readText(path.join(dir, GITIGNORE));
-    const rules = gitignore === undefined ? inherited : [...inherited, { base: dir, rules: ignore().add(gitignore) }];
     const tree: Record<string, TreeEntry> = {};
-    let names: string[];
+    let entries: fs.Dirent[];
     try {
-      names = fs.readdirSync(dir).sort();
+      entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch {
       return store.put(Buffer.from('{}'));
     }
-    for (const name of names) {
+    // Read only where the listing has one: a failed read per folder costs more than the walk's stat.
+    const gitignore = entries.some((entry) => entry.name === GITIGNORE) ? readText(path.join(dir, GITIGNORE)) : undefined;
+    const rules = gitignore === undefined ? inherited : [...inherited, { base: dir, rules: ignore().add(gitignore) }];
+    for (const dirent of entries) {
+      const name = dirent.name;
       if (name === GIT_DIR_NAME) continue;
-      const full = path.join(dir, name);
+      const full = `${dir}${path.sep}${name}`;
       if (options.skip.has(full)) continue;
-      let stat: fs.Stats;
-      try {
-        stat = fs.lstatSync(full);
-      } catch {
-        continue;
-      }
-      if (ignored(rules, full, stat.isDirectory(), options.ignoreFiles, folder)) continue;
-      const before = previous?.[name];
-      if (stat.isDirectory()) {
-        const sub = before?.k === 'd' ? readTree(store, before.h) : undefined;
-        tree[name] = { k: 'd', h: await visit(full, sub, rules) };
-      } else if (stat.isSymbolicLink()) {
+      // The listing's type spares a stat of each folder and link; a file system that gives none is asked.
+      let kind: 'dir' | 'link' | 'file' | 'other' = dirent.isDirectory() ? 'dir' : dirent.isSymbolicLink() ? 'link' : dirent.isFile() ? 'file' : 'other';
+      let stat: fs.Stats | undefined;
+      if (kind === 'file' || kind === 'other') {
         try {
-          tree[name] = { k: 'l', to: fs.readlinkSync(full) };
+          stat = fs.lstatSync(full);
+        } catch {
+          continue;
+        }
+        kind = stat.isDirectory() ? 'dir' : stat.isSymbolicLink() ? 'link' : stat.isFile() ? 'file' : 'other';
+      }
+      if (rules.length > 0 && ignored(rules, full, kind === 'dir', options.ignoreFiles, folder)) continue;
+      const before = previous?.[name];
+      if (kind === 'dir') {
+        const sub = before?.k === 'd' ? readTree(store, before.h) : undefined;
+        const hash = await visit(full, sub, rules, before?.k === 'd' ? before.h : undefined);
+        tree[name] = before?.k === 'd' && before.h === hash ? before : { k: 'd', h: hash };
+      } else if (kind === 'link') {
+        let to: string;
+        try {
+          to = fs.readlinkSync(full);
         } catch {
           tree[name] = { k: 'x', why: 'unreadable', s: 0 };
+          continue;
         }
-      } else if (stat.isFile()) {
-        tree[name] = fileEntry(full, stat, before, trustBefore, counts, store);
+        tree[name] = before?.k === 'l' && before.to === to ? before : { k: 'l', to };
+      } else if (kind === 'file') {
+        tree[name] = fileEntry(full, stat!, before, trustBefore, counts, store);
       }
     }
+    // A folder whose every entry is the one it had is the same object: no listing written or hashed again.
+    if (previous && previousHash !== undefined && sameListing(previous, tree)) return previousHash;
     return store.put(Buffer.from(JSON.stringify(tree)));
   };
 
-  const tree = await visit(folder, options.previous ? readTree(store, options.previous.tree) : undefined, rootRules);
+  const tree = await visit(folder, options.previous ? readTree(store, options.previous.tree) : undefined, rootRules, options.previous?.tree);
   return { tree, files: counts.files, bytes: counts.bytes, read: counts.read };
 }
 
