@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { disposableStore } from '../../common/lifecycle';
 import type { TurnCheckpoint } from '../../executor';
 import { AGENT_IGNORE_FILES } from '../../executor';
 import { CheckpointStore, type TurnRecord } from '../../node/checkpoints/checkpointStore';
@@ -32,7 +33,7 @@ const MAX_LISTED_CONFLICTS = 10;
 
 export class TurnUndo implements vscode.Disposable {
   private store: CheckpointStore | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = disposableStore();
   /** Executor turn → the chat request's checkpointed turn, for the Tool Calls view (which lives as long). */
   private readonly rounds = new Map<string, string>();
 
@@ -41,7 +42,7 @@ export class TurnUndo implements vscode.Disposable {
     private readonly folders: () => readonly string[],
     private readonly snapshots: SnapshotContentProvider,
   ) {
-    this.disposables.push(
+    this.disposables.addAll(
       vscode.commands.registerCommand(UNDO_TURN_COMMAND, (turnId?: string) => this.undo(turnId)),
       vscode.commands.registerCommand(UNDO_BACK_TO_COMMAND, (turnId: string) => this.undoBackTo(turnId)),
       vscode.commands.registerCommand(UNDO_LAST_TURN_COMMAND, () => this.undo(undefined)),
@@ -116,7 +117,7 @@ export class TurnUndo implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    this.disposables.dispose();
   }
 
   private checkpoints(): CheckpointStore {
