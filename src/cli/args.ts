@@ -1,5 +1,5 @@
 // Command-line parsing for `tool-exec run`, with errors that name the problem (exit 2).
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { PERMISSION_MODES, type PermissionMode } from '../executor';
 
 export const USAGE = `Usage: tool-exec run [--workspace DIR] [--tools MODULE]... [--concurrency N] [--max-result-bytes N]
@@ -91,35 +91,33 @@ export type Command =
   /** `undo` and `checkpoints`, parsed by their own module. */
   | { readonly kind: 'checkpoints'; readonly argv: readonly string[] };
 
-export function parseCommand(argv: readonly string[]): Command {
-  if (argv[0] === 'undo' || argv[0] === 'checkpoints') return { kind: 'checkpoints', argv };
-  let parsed;
+/** `parseArgs` with positionals, strict, whose complaint is a misuse (exit 2). */
+export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: T) {
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        workspace: { type: 'string' },
-        tools: { type: 'string', multiple: true },
-        concurrency: { type: 'string' },
-        'max-result-bytes': { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        approve: { type: 'string' },
-        mode: { type: 'string' },
-        artifacts: { type: 'string' },
-        settings: { type: 'string' },
-        json: { type: 'boolean' },
-        stream: { type: 'boolean' },
-        stdio: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
-      },
-    });
+    return parseArgs({ args: [...argv], allowPositionals: true as const, strict: true as const, options });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  const { values, positionals } = parsed;
+}
+
+export function parseCommand(argv: readonly string[]): Command {
+  if (argv[0] === 'undo' || argv[0] === 'checkpoints') return { kind: 'checkpoints', argv };
+  const { values, positionals } = parseOptions(argv, {
+    workspace: { type: 'string' },
+    tools: { type: 'string', multiple: true },
+    concurrency: { type: 'string' },
+    'max-result-bytes': { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    approve: { type: 'string' },
+    mode: { type: 'string' },
+    artifacts: { type: 'string' },
+    settings: { type: 'string' },
+    json: { type: 'boolean' },
+    stream: { type: 'boolean' },
+    stdio: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean' },
+  });
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
   const [command, ...rest] = positionals;

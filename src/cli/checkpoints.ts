@@ -3,12 +3,11 @@
 // overwritten unless `--force` says so; without it, it is skipped and named.
 import { createHash } from 'node:crypto';
 import { join, relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { AGENT_IGNORE_FILES } from '../executor';
 import { CheckpointStore, type TurnRecord } from '../node/checkpoints/checkpointStore';
 import { undoTurn, type UndoOutcome } from '../node/checkpoints/undo';
 import { DEFAULT_ARTIFACTS_DIR } from './adapters';
-import { UsageError } from './args';
+import { parseOptions, UsageError } from './args';
 import type { CliWriter } from './cliOutput';
 
 /** One store per workspace folder, beside the artifacts. */
@@ -19,18 +18,7 @@ export function checkpointStoreFor(workspace: string, artifactsDir: string | und
 }
 
 export async function runCheckpointCommand(argv: readonly string[], cwd: string, out: CliWriter): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: { workspace: { type: 'string' }, artifacts: { type: 'string' }, turn: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseOptions(argv, { workspace: { type: 'string' }, artifacts: { type: 'string' }, turn: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } });
   const [command, ...rest] = positionals;
   const workspace = resolve(cwd, values.workspace ?? cwd);
   const store = checkpointStoreFor(workspace, values.artifacts, cwd);
