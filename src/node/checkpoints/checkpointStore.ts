@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ObjectStore } from './objectStore';
-import { entryAt, reachable, writeTree } from './tree';
+import { editTree, entryAt, reachable, writeTree, type TreeEntry } from './tree';
 
 export interface FolderCheckpoint {
   readonly folder: string;
@@ -94,6 +94,36 @@ export class CheckpointStore {
     this.writeJson(path.join('checkpoints', `${checkpoint.id}.json`), checkpoint);
     this.last = checkpoint;
     return checkpoint;
+  }
+
+  /**
+   * A checkpoint of the latest one with some paths set (absolute path → entry), made without walking the
+   * folders: an undo records what it changed this way. It keeps the latest one's time, so the next
+   * checkpoint trusts no stat the latest one could not.
+   */
+  derive(edits: ReadonlyMap<string, TreeEntry | undefined>): Checkpoint {
+    const base = this.last ?? this.latestOnDisk();
+    if (!base) throw new Error('no checkpoint to derive from');
+    const folders = base.folders.map((entry) => {
+      const inside = new Map<string, TreeEntry | undefined>();
+      for (const [file, value] of edits) {
+        const relative = path.relative(entry.folder, file);
+        if (relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)) inside.set(relative.split(path.sep).join('/'), value);
+      }
+      return inside.size === 0 ? entry : { ...entry, tree: editTree(this.objects, entry.tree, inside) };
+    });
+    const checkpoint: Checkpoint = { id: `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`, takenAt: base.takenAt, folders, read: 0 };
+    this.writeJson(path.join('checkpoints', `${checkpoint.id}.json`), checkpoint);
+    this.last = checkpoint;
+    return checkpoint;
+  }
+
+  /** Records a turn between two checkpoints already taken (an undo's). */
+  recordTurn(record: Omit<TurnRecord, 'endedAt'>): TurnRecord {
+    const full: TurnRecord = { ...record, endedAt: Date.now() };
+    this.writeJson(TURNS_FILE, [...this.turns(), full]);
+    this.prune(undefined, undefined, true);
+    return full;
   }
 
   checkpoint(id: string): Checkpoint {

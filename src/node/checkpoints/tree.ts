@@ -265,3 +265,36 @@ export function reachable(store: ObjectStore, tree: string, into: Set<string>): 
     else if (entry.k === 'f') into.add(entry.h);
   }
 }
+
+/**
+ * The tree with some paths set (`undefined` removes; a folder entry makes the folder if missing), written
+ * without walking anything: only the folders on the edited paths are listed again.
+ */
+export function editTree(store: ObjectStore, hash: string | undefined, edits: ReadonlyMap<string, TreeEntry | undefined>): string {
+  const tree: Record<string, TreeEntry> = { ...(hash ? readTree(store, hash) : {}) };
+  const nested = new Map<string, Map<string, TreeEntry | undefined>>();
+  for (const [relative, entry] of edits) {
+    const slash = relative.indexOf('/');
+    if (slash >= 0) {
+      const head = relative.slice(0, slash);
+      let sub = nested.get(head);
+      if (!sub) nested.set(head, (sub = new Map()));
+      sub.set(relative.slice(slash + 1), entry);
+    } else if (entry === undefined) {
+      delete tree[relative];
+    } else if (entry.k === 'd') {
+      if (tree[relative]?.k !== 'd') tree[relative] = { k: 'd', h: store.put(Buffer.from('{}')) };
+    } else {
+      tree[relative] = entry;
+    }
+  }
+  for (const [head, sub] of nested) {
+    const current = tree[head];
+    // Removals under a folder that is not there change nothing (the folder itself was removed).
+    if (current?.k !== 'd' && [...sub.values()].every((entry) => entry === undefined)) continue;
+    tree[head] = { k: 'd', h: editTree(store, current?.k === 'd' ? current.h : undefined, sub) };
+  }
+  const sorted: Record<string, TreeEntry> = {};
+  for (const name of Object.keys(tree).sort()) sorted[name] = tree[name]!;
+  return store.put(Buffer.from(JSON.stringify(sorted)));
+}

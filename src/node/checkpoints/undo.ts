@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CheckpointStore, TurnRecord } from './checkpointStore';
-import { CHECKPOINT_MAX_FILE_BYTES, diffTrees, readTree, sameEntry, type LeftOutReason, type TreeChange, type TreeEntry } from './tree';
+import { CHECKPOINT_MAX_FILE_BYTES, diffTrees, FOLDER, readTree, sameEntry, type LeftOutReason, type TreeChange, type TreeEntry } from './tree';
 
 export type ChangeKind = 'created' | 'modified' | 'deleted';
 
@@ -108,10 +108,11 @@ export async function undoTurn(
   const answer = plan.conflicts.length > 0 ? await decide(plan.conflicts) : 'skip';
   if (answer === 'cancel') return { record: undefined, restored: [], skipped: [...plan.conflicts], notRestorable: plan.notRestorable, failed: [], cancelled: true };
   const chosen = answer === 'overwrite' ? [...plan.safe, ...plan.conflicts] : [...plan.safe];
-  const folders = store.checkpoint(plan.turn.after).folders.map((entry) => entry.folder);
   const undoId = `undo-${plan.turn.turnId}-${randomBytes(4).toString('hex')}`;
   const kind = plan.turn.kind === 'undo' ? 'redo' : 'undo';
-  await store.beginTurn(undoId, `${kind === 'redo' ? 'Redo' : 'Undo'}: ${plan.turn.title}`, folders);
+  // The undo's own checkpoints are the latest one with its paths set, first as they are now (their bytes
+  // kept, for the redo), then as restored: no walk of the folders.
+  const before = store.derive(new Map(chosen.map((planned) => [planned.path, keptEntry(store, planned.path)])));
   const restored: PlannedPath[] = [];
   const failed: { path: string; error: string }[] = [];
   const beforeTree = store.checkpoint(plan.turn.before);
@@ -126,7 +127,8 @@ export async function undoTurn(
       failed.push({ path: planned.path, error: error instanceof Error ? error.message : String(error) });
     }
   }
-  const record = await store.endTurn(undoId, [], kind, plan.turn.turnId);
+  const after = store.derive(new Map(restored.map((planned) => [planned.path, planned.target?.k === 'd' ? FOLDER : planned.target])));
+  const record = store.recordTurn({ turnId: undoId, title: `${kind === 'redo' ? 'Redo' : 'Undo'}: ${plan.turn.title}`, kind, reverses: plan.turn.turnId, before: before.id, after: after.id, reported: [] });
   return {
     record,
     restored: restored.sort((a, b) => a.path.localeCompare(b.path)),
@@ -135,6 +137,18 @@ export async function undoTurn(
     failed,
     cancelled: false,
   };
+}
+
+/** What is at the path now, its bytes stored; no stat kept, so the next checkpoint reads the file again. */
+function keptEntry(store: CheckpointStore, file: string): TreeEntry | undefined {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return undefined;
+  if (stat.isDirectory()) return FOLDER;
+  if (stat.isSymbolicLink()) return { k: 'l', to: fs.readlinkSync(file) };
+  if (!stat.isFile()) return undefined;
+  if (stat.size > CHECKPOINT_MAX_FILE_BYTES) return { k: 'x', why: 'too-large', s: stat.size };
+  const bytes = fs.readFileSync(file);
+  return { k: 'f', h: store.objects.put(bytes), s: bytes.length, m: stat.mode & 0o7777, t: -1, i: -1, c: -1 };
 }
 
 function kindOf(change: TreeChange): ChangeKind {
