@@ -30,6 +30,9 @@ export class BackgroundShell {
   exitCode: number | null = null;
   signal: string | null = null;
   running = true;
+  /** Settles once `finish` has run: the command ended and its output was read (or given up on). */
+  readonly finished: Promise<void>;
+  private markFinished!: () => void;
   /** Settles when both output pipes have ended (every holder closed them and all they carried was read). */
   readonly drained: Promise<void>;
 
@@ -38,6 +41,7 @@ export class BackgroundShell {
     readonly command: string,
     readonly tree: ProcessTree,
   ) {
+    this.finished = new Promise((resolve) => (this.markFinished = resolve));
     const escapes = { out: new EscapeStripper(), err: new EscapeStripper() };
     const pipes = [
       [tree.child.stdout, this.decoder.out, escapes.out],
@@ -65,6 +69,7 @@ export class BackgroundShell {
     this.signal = exit.signal;
     for (const follower of this.followers) follower.ended(exit);
     this.followers.clear();
+    this.markFinished();
   }
 
   /** Gives `follower` the output kept so far, then each new piece, then the end. */

@@ -24,6 +24,7 @@ async function killBackground(shell: BackgroundShell, shells: BackgroundShells):
   // Through the executor, so its task list and events follow; the task's stop kills the tree.
   const stopped = await shells.host.backgroundTasks.stop(shell.id);
   if (!stopped) await shell.tree.kill();
-  await shell.tree.exited.catch(() => undefined);
+  // Its state says stopped only once the output is read too, so BashOutput right after agrees.
+  await shell.finished;
   return { content: `Stopped task ${shell.id} (${shell.command}).`, data: shell.state() };
 }
