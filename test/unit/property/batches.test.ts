@@ -112,7 +112,8 @@ function tools(spec: BatchSpec, observed: Observed): ToolDefinition[] {
         case 'toolError':
           return { content: `bad: ${planted(call.secret)}`, isError: true };
         case 'hang':
-          await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+          // A loaded machine can fire the timeout during the sleep above: the abort event is then already past.
+          if (!ctx.signal.aborted) await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
           return { content: 'ended by its signal' };
         case 'big':
           return { content: text({ ...call, lines: call.lines * 20 }) };
