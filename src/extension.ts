@@ -170,7 +170,7 @@ function wireChat(context: vscode.ExtensionContext, basics: Basics, core: CoreOn
   const agent = new AgentBridge({ executor, logger, version, participantId: PARTICIPANT_ID, redactor, diffLinks, workspaceFolders, checkpoints: turnUndo });
   context.subscriptions.push(agent);
   const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version, workspaceFolders, state: context.workspaceState });
-  const acpChat = new AcpChat(acpAgents, { redactor, diffLinks, workspaceFolders });
+  const acpChat = new AcpChat(acpAgents, { redactor, diffLinks, workspaceFolders, checkpoints: turnUndo });
   context.subscriptions.push(acpAgents);
   const chatHost: CommandHost = {
     participantId: PARTICIPANT_ID,

@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../../src/executor/ports/approvalClient';
+import type { UndoOutcome } from '../../../src/node/checkpoints/undo';
 import { extensionApi, recordingStream, workspaceRoot } from './helpers';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
@@ -79,6 +80,41 @@ suite('ACP agents (@agentclientprotocol/sdk)', () => {
     const reply = text();
     assert.match(reply, /\[Open diff\]/);
     assert.match(reply, /exited with 0:\n\n```\nhello\nupdated by the ACP agent\n/);
+  });
+
+  test('the reply ends with Undo this turn, which puts back the file the agent wrote and removes the one its command made', async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    api.testing.setApprovalResponder(() => ({ kind: 'allowOnce' }));
+    const made = path.join(workspaceRoot().fsPath, `acp-made-${process.pid}-${Date.now()}.txt`);
+    try {
+      const { stream, parts } = recordingStream();
+      const steps = [{ read: path.basename(file) }, { write: path.basename(file), content: 'changed by the agent\n' }, { run: `printf 'made by the shell\\n' > '${made}'` }, { say: 'Both done.' }];
+      const result = await api.testing.acpPrompt!('scripted', chatRequest(JSON.stringify(steps)), stream, new vscode.CancellationTokenSource().token);
+      assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'changed by the agent\n');
+      assert.equal(fs.readFileSync(made, 'utf8'), 'made by the shell\n');
+      const buttons = parts.filter((part) => part.method === 'button').map((part) => part.args[0] as vscode.Command).filter((button) => button.command.startsWith('agentToolExecutor.undo'));
+      assert.deepEqual(buttons.map((button) => [button.title, button.command]), [
+        ['Undo this turn', 'agentToolExecutor.undoTurn'],
+        ['Undo back to here', 'agentToolExecutor.undoBackTo'],
+      ]);
+      const undo = await vscode.commands.executeCommand<UndoOutcome>(buttons[0]!.command, ...(buttons[0]!.arguments ?? []));
+      assert.deepEqual(undo.restored.map((entry) => [entry.path, entry.kind]).sort(), [[file, 'modified'], [made, 'created']].sort());
+      assert.equal(fs.readFileSync(file, 'utf8'), 'hello\n');
+      assert.equal(fs.existsSync(made), false);
+    } finally {
+      fs.rmSync(made, { force: true });
+    }
+  });
+
+  test('a prompt that changed nothing offers no undo', async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    const { stream, parts } = recordingStream();
+    const result = await api.testing.acpPrompt!('scripted', chatRequest(JSON.stringify([{ read: path.basename(file) }, { say: 'read it' }])), stream, new vscode.CancellationTokenSource().token);
+    assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+    assert.deepEqual(parts.filter((part) => part.method === 'button' && (part.args[0] as vscode.Command).command.startsWith('agentToolExecutor.undo')), []);
   });
 
   test('a message over the SDK\'s limit fails that prompt with a message; the next prompt works', async function () {
