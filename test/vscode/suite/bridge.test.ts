@@ -96,4 +96,37 @@ suite('Agent bridge (vscode-languageclient)', () => {
       fs.rmSync(made, { force: true });
     }
   });
+
+  test('the agent\'s executor/undoTurn undoes the reply\'s turn through the extension\'s checkpoints; a file the user changed since is skipped and named', async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    api.testing.setApprovalResponder(() => ({ kind: 'allowOnce' }));
+    const written = path.join(workspaceRoot().fsPath, `bridge-undo-written-${process.pid}-${Date.now()}.txt`);
+    const made = path.join(workspaceRoot().fsPath, `bridge-undo-made-${process.pid}-${Date.now()}.txt`);
+    const script = path.join(dir, 'undo.json');
+    const batch = [
+      { id: 'w', name: 'Write', input: { path: written, content: 'written by the agent\n' } },
+      { id: 'b', name: 'Bash', input: { command: `printf 'made by the shell\\n' > '${made}'` } },
+    ];
+    fs.writeFileSync(script, JSON.stringify({ prompts: [{ when: 'write', steps: [{ batch }] }, { when: 'undo', steps: [{ undoLast: {} }] }] }));
+    const prompt = (text: string) =>
+      api.testing.bridgePrompt!({ prompt: text, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest, { history: [] }, recordingStream().stream, new vscode.CancellationTokenSource().token);
+    try {
+      await config().update('args', [AGENT, '--script', script, '--transcript', transcriptFile], vscode.ConfigurationTarget.Workspace);
+      await config().update('command', process.execPath, vscode.ConfigurationTarget.Workspace);
+      await waitFor('the agent to be initialized', () => entries().find((entry) => entry.kind === 'initialize'));
+      assert.equal((await prompt('write both')).errorDetails, undefined);
+      fs.writeFileSync(written, 'changed by the user afterwards\n');
+      assert.equal((await prompt('undo it')).errorDetails, undefined);
+      const undone = entries().find((entry) => entry.kind === 'undo')?.undone as { restored: { path: string; was: string }[]; skipped: { path: string }[] };
+      assert.deepEqual(undone.restored.map((entry) => [entry.path, entry.was]), [[made, 'created']]);
+      assert.deepEqual(undone.skipped.map((entry) => entry.path), [written]);
+      assert.equal(fs.existsSync(made), false);
+      assert.equal(fs.readFileSync(written, 'utf8'), 'changed by the user afterwards\n');
+    } finally {
+      api.testing.setApprovalResponder(undefined);
+      fs.rmSync(written, { force: true });
+      fs.rmSync(made, { force: true });
+    }
+  });
 });
