@@ -15,6 +15,7 @@ import type { TurnCheckpoint } from '../../../src/executor/ports/workspace/turnC
 import { RulesPolicy } from '../../../src/executor/policy/rulesPolicy';
 import { createRedactor } from '../../../src/executor/results/redaction/patternRedactor';
 import { ProcessSupervisor, registerBuiltinTools } from '../../../src/tools/index';
+import { rejection } from './responses';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const CLI = join(ROOT, 'out', 'src', 'cli', 'main.js');
@@ -57,16 +58,6 @@ interface UndoAnswer {
   restored: { path: string; was: string }[];
   skipped: { path: string; laterTurns: string[] }[];
   cancelled: boolean;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ResponseError<unknown>> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ResponseError, String(error));
-    return error;
-  }
-  assert.fail('expected an error response');
 }
 
 describe('tool-exec serve: undo of a bridge turn through the protocol', () => {

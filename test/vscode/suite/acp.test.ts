@@ -9,8 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../../src/executor/ports/approvalClient';
-import type { UndoOutcome } from '../../../src/node/checkpoints/undo';
-import { extensionApi, recordingStream, workspaceRoot } from './helpers';
+import { extensionApi, pressUndoThisTurn, recordingStream, undoButtonsOf, workspaceRoot } from './helpers';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
 const AGENT = path.join(ROOT, 'out', 'test', 'acp', 'scriptedAgent.js');
@@ -94,12 +93,7 @@ suite('ACP agents (@agentclientprotocol/sdk)', () => {
       assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
       assert.equal(fs.readFileSync(file, 'utf8'), 'changed by the agent\n');
       assert.equal(fs.readFileSync(made, 'utf8'), 'made by the shell\n');
-      const buttons = parts.filter((part) => part.method === 'button').map((part) => part.args[0] as vscode.Command).filter((button) => button.command.startsWith('agentToolExecutor.undo'));
-      assert.deepEqual(buttons.map((button) => [button.title, button.command]), [
-        ['Undo this turn', 'agentToolExecutor.undoTurn'],
-        ['Undo back to here', 'agentToolExecutor.undoBackTo'],
-      ]);
-      const undo = await vscode.commands.executeCommand<UndoOutcome>(buttons[0]!.command, ...(buttons[0]!.arguments ?? []));
+      const undo = await pressUndoThisTurn(parts);
       assert.deepEqual(undo.restored.map((entry) => [entry.path, entry.kind]).sort(), [[file, 'modified'], [made, 'created']].sort());
       assert.equal(fs.readFileSync(file, 'utf8'), 'hello\n');
       assert.equal(fs.existsSync(made), false);
@@ -114,7 +108,7 @@ suite('ACP agents (@agentclientprotocol/sdk)', () => {
     const { stream, parts } = recordingStream();
     const result = await api.testing.acpPrompt!('scripted', chatRequest(JSON.stringify([{ read: path.basename(file) }, { say: 'read it' }])), stream, new vscode.CancellationTokenSource().token);
     assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
-    assert.deepEqual(parts.filter((part) => part.method === 'button' && (part.args[0] as vscode.Command).command.startsWith('agentToolExecutor.undo')), []);
+    assert.deepEqual(undoButtonsOf(parts), []);
   });
 
   test('a message over the SDK\'s limit fails that prompt with a message; the next prompt works', async function () {

@@ -7,8 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { UndoOutcome } from '../../../src/node/checkpoints/undo';
-import { extensionApi, recordingStream, waitFor, workspaceRoot } from './helpers';
+import { extensionApi, pressUndoThisTurn, recordingStream, waitFor, workspaceRoot } from './helpers';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
 const AGENT = path.join(ROOT, 'out', 'examples', 'agent', 'agent.js');
@@ -81,12 +80,7 @@ suite('Agent bridge (vscode-languageclient)', () => {
       assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
       assert.equal(fs.readFileSync(written, 'utf8'), 'written by the agent\n');
       assert.equal(fs.readFileSync(made, 'utf8'), 'made by the shell\n');
-      const buttons = parts.filter((part) => part.method === 'button').map((part) => part.args[0] as vscode.Command).filter((button) => button.command.startsWith('agentToolExecutor.undo'));
-      assert.deepEqual(buttons.map((button) => [button.title, button.command]), [
-        ['Undo this turn', 'agentToolExecutor.undoTurn'],
-        ['Undo back to here', 'agentToolExecutor.undoBackTo'],
-      ]);
-      const undo = await vscode.commands.executeCommand<UndoOutcome>(buttons[0]!.command, ...(buttons[0]!.arguments ?? []));
+      const undo = await pressUndoThisTurn(parts);
       assert.deepEqual(undo.restored.map((entry) => [entry.path, entry.kind]).sort(), [[made, 'created'], [written, 'created']].sort());
       assert.equal(fs.existsSync(written), false);
       assert.equal(fs.existsSync(made), false);
