@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../../src/executor/ports/approvalClient';
-import { extensionApi, pressUndoThisTurn, recordingStream, undoButtonsOf, workspaceRoot } from './helpers';
+import { extensionApi, pressUndoThisTurn, recordingStream, undoButtonsOf, waitFor, workspaceRoot } from './helpers';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
 const AGENT = path.join(ROOT, 'out', 'test', 'acp', 'scriptedAgent.js');
@@ -100,6 +100,23 @@ suite('ACP agents (@agentclientprotocol/sdk)', () => {
     } finally {
       fs.rmSync(made, { force: true });
     }
+  });
+
+  test('a cancelled prompt is checkpointed too: its undo puts back what it wrote before the stop button', async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    api.testing.setApprovalResponder(() => ({ kind: 'allowOnce' }));
+    const { stream, parts } = recordingStream();
+    const steps = [{ read: path.basename(file) }, { write: path.basename(file), content: 'changed before the stop\n' }, { run: 'sleep 30' }];
+    const stop = new vscode.CancellationTokenSource();
+    const answered = api.testing.acpPrompt!('scripted', chatRequest(JSON.stringify(steps)), stream, stop.token);
+    await waitFor('the write', () => (fs.readFileSync(file, 'utf8') === 'changed before the stop\n' ? true : undefined));
+    stop.cancel();
+    const result = await answered;
+    assert.equal((result.metadata as { stopReason?: string } | undefined)?.stopReason, 'cancelled');
+    const undo = await pressUndoThisTurn(parts);
+    assert.deepEqual(undo.restored.map((entry) => [entry.path, entry.kind]), [[file, 'modified']]);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'hello\n');
   });
 
   test('a prompt that changed nothing offers no undo', async function () {
