@@ -164,14 +164,14 @@ function wireChat(context: vscode.ExtensionContext, basics: Basics, core: CoreOn
   const { diffLinks } = views;
   const workspaceFolders = () => basics.workspaceFolders;
   const version = String(context.extension.packageJSON.version);
-  const agent = new AgentBridge({ executor, logger, version, participantId: PARTICIPANT_ID, redactor, diffLinks, workspaceFolders });
-  context.subscriptions.push(agent);
-  const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version, workspaceFolders, state: context.workspaceState });
-  const acpChat = new AcpChat(acpAgents, { redactor, diffLinks, workspaceFolders });
-  context.subscriptions.push(acpAgents);
-  // Each `@executor` request is checkpointed before its first write, so the reply can undo it.
+  // Each `@executor` request (the built-in loop's, the bridge agent's, an ACP agent's) is checkpointed before its first write, so the reply can undo it.
   const turnUndo = new TurnUndo(basics.storageRoot, workspaceFolders, basics.snapshots);
   context.subscriptions.push(turnUndo);
+  const agent = new AgentBridge({ executor, logger, version, participantId: PARTICIPANT_ID, redactor, diffLinks, workspaceFolders, checkpoints: turnUndo });
+  context.subscriptions.push(agent);
+  const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version, workspaceFolders, state: context.workspaceState });
+  const acpChat = new AcpChat(acpAgents, { redactor, diffLinks, workspaceFolders, checkpoints: turnUndo });
+  context.subscriptions.push(acpAgents);
   const chatHost: CommandHost = {
     participantId: PARTICIPANT_ID,
     executor,
@@ -260,6 +260,7 @@ function extensionApi(context: vscode.ExtensionContext, basics: Basics, core: Co
         permissionRules: () => core.get().permissions.rules,
         removePermissionRule: (rule) => core.get().permissions.removeRule(rule),
         acpPrompt: (name, request, stream, token) => acpChat.handle(request, name, stream, token),
+        bridgePrompt: (request, chatContext, stream, token) => chat.agent.handle(request, chatContext, stream, token),
         acpCloseAll: () => chat.acpAgents.closeAll(),
         coreStarted: () => core.started !== undefined,
         modelPrompt: (request, chatContext, stream, token) => runModelLoop(chatHost, request, chatContext, stream, token),

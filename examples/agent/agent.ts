@@ -20,12 +20,14 @@ import {
   EventNotification,
   ExecuteBatchRequest,
   InitializeRequest,
+  ListCheckpointsRequest,
   ListToolsRequest,
   OfferRequest,
   BeginTurnRequest,
   PROTOCOL_VERSION,
   ProgressNotification,
   PromptRequest,
+  UndoTurnRequest,
   type AgentInfo,
   type AgentInitializationOptions,
   type ExecutorInfo,
@@ -69,6 +71,14 @@ async function runStep(connection: MessageConnection, options: Options, step: Sc
     const { tools } = await connection.sendRequest(ListToolsRequest);
     record(options, { kind: 'tools', names: tools.map((tool) => tool.name) });
     return say(`I can use ${tools.length} tools: ${tools.map((tool) => tool.name).join(', ')}.\n\n`);
+  }
+  if ('undoLast' in step) {
+    const { turns } = await connection.sendRequest(ListCheckpointsRequest);
+    const last = turns.filter((turn) => turn.kind === 'turn').at(-1);
+    if (!last) return say('There is no turn to undo.\n\n');
+    const undone = await connection.sendRequest(UndoTurnRequest, { undoId: last.undoId, force: step.undoLast.force === true });
+    record(options, { kind: 'undo', undone });
+    return say(`Undid "${last.title}": ${undone.restored.length} put back, ${undone.skipped.length} changed since and left as they are.\n\n`);
   }
   if ('batch' in step) {
     const { results } = await connection.sendRequest(ExecuteBatchRequest, { turnId, calls: step.batch }, token);

@@ -7,6 +7,8 @@ export type ScriptStep =
   | { readonly sleepMs: number }
   /** `executor/listTools`, and say what came back. */
   | { readonly listTools: true }
+  /** `executor/listCheckpoints`, then `executor/undoTurn` of the newest turn that is not itself an undo; say what it put back. */
+  | { readonly undoLast: { readonly force?: boolean } }
   /** `executor/executeBatch`: the one-shot form. */
   | { readonly batch: readonly WireCall[] }
   /**

@@ -26,6 +26,8 @@ export function bindBridge(endpoint: RpcEndpoint, service: BridgeService, option
     [Methods.endTurn]: (params, token) => service.endTurn(params, token),
     [Methods.executeBatch]: (params, token) => service.executeBatch(params, token),
     [Methods.cancelTurn]: (params) => service.cancelTurn(params),
+    [Methods.listCheckpoints]: () => service.listCheckpoints(),
+    [Methods.undoTurn]: (params) => service.undoTurn(params),
   };
   const disposables = disposableStore();
   if (options.requireInitialize) {

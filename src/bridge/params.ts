@@ -1,7 +1,7 @@
 // Checking what an agent sends before it reaches the executor: bad params are answered with
 // InvalidParams and a sentence naming the field, never thrown into the executor.
 import { z } from 'zod';
-import type { BeginTurnParams, ExecuteBatchParams, InitializeParams, OfferParams, TurnParams } from './protocol';
+import type { BeginTurnParams, ExecuteBatchParams, InitializeParams, OfferParams, TurnParams, UndoTurnParams } from './protocol';
 
 /** Longest turn id or call id accepted; ids are echoed in events and logs. Ours. */
 export const MAX_ID_CHARS = 256;
@@ -28,6 +28,7 @@ const schemas = {
   turn,
   // The count is checked first (service.ts): a huge array is refused before any call in it is parsed.
   executeBatch: begin.extend({ calls: z.array(call) }),
+  undoTurn: z.object({ undoId: id, force: z.boolean().optional() }),
 };
 
 export type Checked<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
@@ -46,4 +47,5 @@ export const checkParams = {
   offer: (params: unknown) => check<OfferParams>(schemas.offer, params),
   turn: (params: unknown) => check<TurnParams>(schemas.turn, params),
   executeBatch: (params: unknown) => check<ExecuteBatchParams>(schemas.executeBatch, params),
+  undoTurn: (params: unknown) => check<UndoTurnParams>(schemas.undoTurn, params),
 };

@@ -52,6 +52,8 @@ export interface ExecutorCapabilities {
   readonly events: readonly string[];
   /** Who answers approvals: a person in the editor's modal, or `tool-exec`'s settings and `--approve`. */
   readonly approvals: 'interactive' | 'settings';
+  /** Turns that write are checkpointed: `executor/listCheckpoints` and `executor/undoTurn` answer. */
+  readonly checkpoints: boolean;
 }
 
 /** What the executor tells an agent about itself: the result of `initialize` (headless) or the editor's `initializationOptions.executor`. */
@@ -93,6 +95,41 @@ export interface TurnResultsResponse {
   readonly turnId: string;
   /** One per offered call, in the order they were offered. */
   readonly results: readonly WireResult[];
+  /** What `executor/undoTurn` takes to undo this turn; only when the turn was checkpointed on its own and changed something. */
+  readonly undoId?: string;
+}
+
+/** A checkpointed turn: one the executor can undo (an undo's own record is undone to redo it). */
+export interface CheckpointedTurn {
+  readonly undoId: string;
+  readonly kind: 'turn' | 'undo' | 'redo';
+  /** The turn's label (first line). */
+  readonly title: string;
+  /** When the turn ended, ISO 8601. */
+  readonly endedAt: string;
+  /** The turn an undo or redo reversed. */
+  readonly reverses?: string;
+}
+
+export interface UndoTurnParams {
+  readonly undoId: string;
+  /** Overwrite paths that changed since the turn (in VS Code the user is asked first); default: skip and name them. */
+  readonly force?: boolean;
+}
+
+export interface UndoTurnResponse {
+  readonly undone: string;
+  /** The undo's own id: `executor/undoTurn` with it is the redo. Absent when the undo was cancelled. */
+  readonly redoId?: string;
+  /** Absolute paths put back, with what the turn had done to each. */
+  readonly restored: readonly { readonly path: string; readonly was: 'created' | 'modified' | 'deleted' }[];
+  /** Paths changed since the turn (by someone else or later turns), left as they are. */
+  readonly skipped: readonly { readonly path: string; readonly laterTurns: readonly string[] }[];
+  /** Paths the checkpoints hold no bytes for (ignored, too large). */
+  readonly notRestorable: readonly { readonly path: string; readonly reason: string }[];
+  readonly failed: readonly { readonly path: string; readonly error: string }[];
+  /** The user cancelled the conflict dialog (VS Code, with force): nothing was written. */
+  readonly cancelled: boolean;
 }
 
 /** An executor event of one turn (src/executor/contract/events.ts), with the agent's turn id; results in the wire shape. */
@@ -140,6 +177,8 @@ export const Methods = {
   endTurn: 'executor/endTurn',
   executeBatch: 'executor/executeBatch',
   cancelTurn: 'executor/cancelTurn',
+  listCheckpoints: 'executor/listCheckpoints',
+  undoTurn: 'executor/undoTurn',
   event: 'executor/event',
   prompt: 'agent/prompt',
   progress: 'agent/progress',
@@ -153,6 +192,8 @@ export const OfferRequest = new RequestType<OfferParams, { readonly callId: stri
 export const EndTurnRequest = new RequestType<TurnParams, TurnResultsResponse, void>(Methods.endTurn);
 export const ExecuteBatchRequest = new RequestType<ExecuteBatchParams, TurnResultsResponse, void>(Methods.executeBatch);
 export const CancelTurnRequest = new RequestType<TurnParams, { readonly turnId: string; readonly cancelled: boolean }, void>(Methods.cancelTurn);
+export const ListCheckpointsRequest = new RequestType0<{ readonly turns: readonly CheckpointedTurn[] }, void>(Methods.listCheckpoints);
+export const UndoTurnRequest = new RequestType<UndoTurnParams, UndoTurnResponse, void>(Methods.undoTurn);
 export const EventNotification = new NotificationType<EventParams>(Methods.event);
 export const PromptRequest = new RequestType<PromptParams, PromptResponse, void>(Methods.prompt);
 export const ProgressNotification = new NotificationType<ProgressParams>(Methods.progress);
@@ -178,4 +219,8 @@ export const BridgeErrorCodes = {
   UnsupportedProtocolVersion: -32013,
   /** `executeBatch` or `offer` beyond MAX_TURN_CALLS calls in one turn. */
   TooManyCalls: -32014,
+  /** `executor/undoTurn` with an id no kept checkpoint has (never checkpointed, or pruned by the retention). */
+  UnknownCheckpoint: -32015,
+  /** `executor/listCheckpoints` or `undoTurn` where the executor keeps no checkpoints (no workspace folder). */
+  NoCheckpoints: -32016,
 } as const;

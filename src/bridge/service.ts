@@ -6,9 +6,15 @@
 //   2. Every event of an open turn goes to the agent as `executor/event`, tagged with the agent's id.
 //   3. `cancelTurn`, `$/cancelRequest` of `endTurn`/`executeBatch`, and `closeAll` (the agent went away)
 //      abort the turn: running calls end at once, the rest are reported cancelled.
+//   4. A turn is checkpointed before its first write and after it ends (the host's store), unless the host
+//      gives it a checkpoint of its own (VS Code: the chat prompt's); `listCheckpoints` and `undoTurn` use it.
 // Expected failures (bad params, unknown turn ids) are `ResponseError` values, answered as such.
 import { ResponseError } from 'vscode-jsonrpc';
-import type { ToolCall } from '../executor';
+import type { ToolCall, ToolCallResult, TurnCheckpoint } from '../executor';
+import type { Logger } from '../executor';
+import type { TurnRecord } from '../node/checkpoints/checkpointStore';
+import type { UndoOutcome } from '../node/checkpoints/undo';
+import { wireCheckpointedTurn, wireUndo } from './checkpoints';
 import { CancellationError } from '../executor';
 import type { ToolExecutor } from '../executor';
 import type { Turn, TurnOptions } from '../executor';
@@ -19,7 +25,9 @@ import {
   type EventParams,
   type ExecutorCapabilities,
   type ExecutorInfo,
+  type CheckpointedTurn,
   type TurnResultsResponse,
+  type UndoTurnResponse,
   type WireTool,
 } from './protocol';
 import { wireEvent, wireResult } from './wire';
@@ -54,6 +62,23 @@ export interface BridgeHost {
   observe?(turn: Turn, turnId: string): TurnObserver | undefined;
 }
 
+/** One turn's checkpoints: the executor asks for the first before the turn's first write; `end` takes the one after. */
+export interface HostTurn {
+  readonly checkpoint: TurnCheckpoint;
+  /** The recorded turn, or undefined when the turn wrote nothing. */
+  end(reported: readonly string[]): Promise<TurnRecord | undefined>;
+}
+
+/** The host's checkpointed turns (VS Code: the extension's one store; `tool-exec serve`: the CLI's, beside the artifacts). */
+export interface BridgeCheckpoints {
+  /** A checkpoint for one turn; undefined when none can be taken (no workspace folder). */
+  begin(title: string): HostTurn | undefined;
+  /** The checkpointed turns, oldest first. */
+  turns(): readonly TurnRecord[];
+  /** Undoes one: paths changed since the turn are skipped and named unless `force` (VS Code then asks the user). */
+  undoFromAgent(undoId: string, force: boolean): Promise<UndoOutcome>;
+}
+
 export interface BridgeServiceOptions {
   readonly executor: ToolExecutor;
   /** Sends `executor/event` to the agent. */
@@ -61,6 +86,9 @@ export interface BridgeServiceOptions {
   readonly executorInfo: { readonly name: string; readonly version: string };
   readonly approvals: ExecutorCapabilities['approvals'];
   readonly host?: BridgeHost;
+  /** Where turns are checkpointed and undone; without it the checkpoint methods answer NoCheckpoints. */
+  readonly checkpoints?: BridgeCheckpoints;
+  readonly logger?: Logger;
 }
 
 interface OpenTurn {
@@ -90,7 +118,7 @@ export class BridgeService {
     return {
       protocolVersion: PROTOCOL_VERSION,
       executor: this.options.executorInfo,
-      capabilities: { earlyDispatch: true, executeBatch: true, cancelTurn: true, events: BRIDGE_EVENT_TYPES, approvals: this.options.approvals },
+      capabilities: { earlyDispatch: true, executeBatch: true, cancelTurn: true, events: BRIDGE_EVENT_TYPES, approvals: this.options.approvals, checkpoints: this.options.checkpoints !== undefined },
       tools: this.tools(),
     };
   }
@@ -165,6 +193,28 @@ export class BridgeService {
     return { turnId: checked.value.turnId, cancelled: true };
   }
 
+  listCheckpoints(): { turns: CheckpointedTurn[] } | ResponseError {
+    const checkpoints = this.options.checkpoints;
+    if (!checkpoints) return noCheckpoints();
+    return { turns: checkpoints.turns().map(wireCheckpointedTurn) };
+  }
+
+  async undoTurn(params: unknown): Promise<UndoTurnResponse | ResponseError> {
+    const checked = checkParams.undoTurn(params);
+    if (!checked.ok) return invalid(checked);
+    const checkpoints = this.options.checkpoints;
+    if (!checkpoints) return noCheckpoints();
+    const { undoId, force } = checked.value;
+    if (!checkpoints.turns().some((turn) => turn.turnId === undoId)) {
+      return new ResponseError(BridgeErrorCodes.UnknownCheckpoint, `no checkpoints are kept for ${JSON.stringify(undoId)}: it wrote nothing, is older than the retention, or was never a turn here (executor/listCheckpoints lists them)`);
+    }
+    try {
+      return wireUndo(undoId, await checkpoints.undoFromAgent(undoId, force === true));
+    } catch (error) {
+      return new ResponseError(BridgeErrorCodes.InternalError, `could not undo ${undoId}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   /** Turns still open (begun, results not yet answered). */
   get openTurns(): number {
     return this.turns.size;
@@ -190,18 +240,24 @@ export class BridgeService {
     if (this.turns.has(turnId)) return new ResponseError(BridgeErrorCodes.TurnExists, `turn ${turnId} is already open: end it first or use another id`);
     const controller = new AbortController();
     const extra = this.options.host?.turnOptions?.(turnId) ?? {};
+    // A checkpoint the host gave (a chat prompt's, spanning its turns) is the host's to end; otherwise the turn has its own.
+    const own = extra.checkpoint ? undefined : this.options.checkpoints?.begin(label ?? extra.label ?? `bridge turn ${turnId}`);
     const turn = this.options.executor.beginTurn({
       ...extra,
       signal: extra.signal ? AbortSignal.any([extra.signal, controller.signal]) : controller.signal,
       offeredTools: offeredTools ? new Set(offeredTools) : extra.offeredTools,
       label: label ?? extra.label,
+      ...(own ? { checkpoint: own.checkpoint } : {}),
     });
     // The turn emitted turnStarted as it was made, before anyone could listen: the agent hears it from here.
     const startLabel = label ?? extra.label;
     this.options.notify({ turnId, event: startLabel === undefined ? { type: 'turnStarted' } : { type: 'turnStarted', label: startLabel } });
     const unsubscribe = turn.onEvent((event) => this.options.notify(wireEvent(turnId, event)));
     const observer = this.options.host?.observe?.(turn, turnId);
-    const settled = turn.results().then((results) => ({ turnId, results: results.map(wireResult) })).finally(() => {
+    const settled = turn.results().then(async (results) => {
+      const undoId = own ? await this.endCheckpoint(own, results) : undefined;
+      return { turnId, results: results.map(wireResult), ...(undoId ? { undoId } : {}) };
+    }).finally(() => {
       unsubscribe();
       observer?.closed?.();
       if (this.turns.get(turnId)?.turn === turn) this.turns.delete(turnId);
@@ -210,6 +266,16 @@ export class BridgeService {
     const open: OpenTurn = { turn, controller, observer, offered: 0, closed: false, results: settled };
     this.turns.set(turnId, open);
     return open;
+  }
+
+  /** The checkpoint after a turn that had its own; a failure costs only the undo of that turn. */
+  private async endCheckpoint(own: HostTurn, results: readonly ToolCallResult[]): Promise<string | undefined> {
+    try {
+      return (await own.end(results.flatMap((result) => result.changes.map((change) => change.absolutePath))))?.turnId;
+    } catch (error) {
+      this.options.logger?.warn('bridge.checkpoint.failed', { error: String(error) });
+      return undefined;
+    }
   }
 
   private async finish(turnId: string, open: OpenTurn, token: CancelToken | undefined): Promise<TurnResultsResponse | ResponseError> {
@@ -236,6 +302,10 @@ export class BridgeService {
 
 function invalid(checked: Extract<Checked<unknown>, { ok: false }>): ResponseError {
   return new ResponseError(BridgeErrorCodes.InvalidParams, `invalid params: ${checked.error}`);
+}
+
+function noCheckpoints(): ResponseError {
+  return new ResponseError(BridgeErrorCodes.NoCheckpoints, 'this executor keeps no checkpoints (no workspace folder): there is nothing to list or undo');
 }
 
 function unknownTurn(turnId: string): ResponseError {

@@ -1,16 +1,22 @@
 // `tool-exec serve --stdio`: the bridge protocol (docs/PROTOCOL.md) served from the server side
 // on stdin/stdout, for an agent that starts us as its child. One executor for the whole connection; it
 // ends when the agent closes our stdin, sends `exit`, or a signal arrives — open turns are cancelled
-// first and every process their calls started is stopped.
+// first and every process their calls started is stopped. Each turn that writes is checkpointed in the
+// store `tool-exec undo` reads (beside the artifacts), and the agent may list and undo them.
+import { randomUUID } from 'node:crypto';
 import { createMessageConnection, ResponseError, type Message, type MessageWriter } from 'vscode-jsonrpc/node';
 import { bindBridge } from '../bridge/bind';
 import { FramedMessageReader, FrameWriter, FramingError } from '../bridge/framing';
 import { BridgeErrorCodes, EventNotification, Methods } from '../bridge/protocol';
-import { BridgeService } from '../bridge/service';
+import { BridgeService, type BridgeCheckpoints } from '../bridge/service';
 import type { ToolExecutor } from '../executor';
 import type { ApprovalClient } from '../executor';
 import type { Logger } from '../executor';
 import { FixedApprovalClient } from '../node/approval/fixedApprovalClient';
+import type { CheckpointStore } from '../node/checkpoints/checkpointStore';
+import { HostTurnCheckpoint } from '../node/checkpoints/hostTurn';
+import { undoTurn } from '../node/checkpoints/undo';
+import { checkpointStoreFor } from './checkpoints';
 import type { CliWriter } from './cliOutput';
 import type { ServeArgs } from './args';
 import { createCliExecutor, loadModuleTools, workspaceOf } from './cliExecutor';
@@ -39,7 +45,7 @@ export async function serveStdio(args: ServeArgs, io: ServeIo): Promise<number> 
   const moduleTools = await loadModuleTools(args, io);
   const { executor, close } = await createCliExecutor(args, io, workspace, moduleTools, approvalClientFor(args));
   try {
-    const { framing } = await serveConnection(executor, io);
+    const { framing } = await serveConnection(executor, io, storeCheckpoints(checkpointStoreFor(workspace, args.artifacts, io.cwd), [workspace]));
     return framing === undefined ? 0 : SERVE_FRAMING_EXIT_CODE;
   } finally {
     await close();
@@ -47,7 +53,7 @@ export async function serveStdio(args: ServeArgs, io: ServeIo): Promise<number> 
 }
 
 /** Serves one connection on `io` until it ends; `framing` says how the agent's stream broke it, if it did. */
-export async function serveConnection(executor: ToolExecutor, io: Omit<ServeIo, 'cwd'>): Promise<{ reason: string; framing?: string }> {
+export async function serveConnection(executor: ToolExecutor, io: Omit<ServeIo, 'cwd'>, checkpoints?: BridgeCheckpoints): Promise<{ reason: string; framing?: string }> {
   // Descriptor 1 is the CLI's own (`CliOutput`): protocol messages are the only thing written there.
   const writer = new FrameWriter(io.stdout);
   // Answers written here rather than by the connection (FrameWriter writes at once).
@@ -72,6 +78,8 @@ export async function serveConnection(executor: ToolExecutor, io: Omit<ServeIo, 
     notify: (params) => void connection.sendNotification(EventNotification, params).catch(() => {}),
     executorInfo: { name: 'tool-exec', version: typeof TOOL_EXEC_VERSION === 'string' ? TOOL_EXEC_VERSION : 'dev' },
     approvals: 'settings',
+    ...(checkpoints ? { checkpoints } : {}),
+    logger: io.logger,
   });
   const binding = bindBridge(connection, service, { requireInitialize: true });
   const known = ['initialize', 'shutdown', ...Object.values(Methods).filter((method) => method.startsWith('executor/') && method !== Methods.event)];
@@ -100,6 +108,18 @@ export async function serveConnection(executor: ToolExecutor, io: Omit<ServeIo, 
   binding.dispose();
   connection.dispose();
   return { reason, ...(framing !== undefined ? { framing } : {}) };
+}
+
+/** Each turn checkpointed on its own; an undo overwrites what changed since only when the agent says `force`. */
+export function storeCheckpoints(store: CheckpointStore, folders: readonly string[]): BridgeCheckpoints {
+  return {
+    begin: (title) => {
+      const turn = new HostTurnCheckpoint(store, `serve-${randomUUID().slice(0, 8)}`, title, folders);
+      return { checkpoint: turn, end: (reported) => turn.end(reported) };
+    },
+    turns: () => store.turns(),
+    undoFromAgent: (undoId, force) => undoTurn(store, undoId, () => (force ? 'overwrite' : 'skip')),
+  };
 }
 
 /** `--approve` answers everything; otherwise nobody can be asked (stdin is the protocol): deny. */

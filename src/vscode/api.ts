@@ -34,6 +34,8 @@ export interface AgentToolExecutorTesting {
   removePermissionRule(rule: PermissionRule): Promise<boolean>;
   /** Runs a prompt through `@executor`'s ACP path with the named agent (src/vscode/acp/), into `stream`. */
   acpPrompt?(agent: string, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
+  /** Runs a prompt through `@executor`'s bridge agent (agentToolExecutor.agent.*, src/vscode/bridge/), into `stream`. */
+  bridgePrompt?(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
   /** Ends every ACP agent as a window reload does (their session ids stay in workspace state). */
   acpCloseAll?(): Promise<void>;
   /** Runs a prompt through `@executor`'s own model loop with `request.model`, into `stream`. */

@@ -2,7 +2,8 @@
 // the built-in loop, the bridge agent or an ACP agent; the prompt goes to the ACP agent as
 // `session/prompt`; its session updates are drawn by `UpdateRenderer`, and the requests it makes of us
 // (each a turn of the executor) by the same `ReplyRenderer` as the built-in loop's — approvals, outcome
-// lines, Open diff. The chat's stop button sends `session/cancel`.
+// lines, Open diff. The chat's stop button sends `session/cancel`. A prompt is checkpointed before the first
+// write or command the agent asks of us and after it ends, so the reply ends with the undo buttons.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnHost } from '../../acp/calls';
@@ -14,6 +15,8 @@ import type { Turn } from '../../executor';
 import type { DiffLinks } from '../chat/diffLinks';
 import { ReplyRenderer } from '../chat/replyRenderer';
 import { oneLine } from '../chat/replyText';
+import type { ChatTurnCheckpoint } from '../undo/turnUndo';
+import { endReplyCheckpoint } from '../undo/undoButtons';
 import type { AcpAgents } from './acpAgents';
 import { BRIDGE_AGENT, BUILTIN_AGENT, chosenAgentSetting } from './acpAgentSettings';
 import { commandsText, deniedByOf, UpdateRenderer, usageFooter } from './updateRenderer';
@@ -30,6 +33,8 @@ export interface AcpChatOptions {
   readonly redactor: Redactor;
   readonly diffLinks: DiffLinks;
   workspaceFolders(): readonly string[];
+  /** Checkpoints each prompt before its first write or command, so the reply can offer to undo it. */
+  readonly checkpoints?: { begin(title: string): ChatTurnCheckpoint | undefined };
 }
 
 interface ActivePrompt {
@@ -39,6 +44,9 @@ interface ActivePrompt {
   readonly updates: UpdateRenderer;
   /** Settles when each of our turns is final (and its lines are in the reply). */
   readonly turns: Promise<unknown>[];
+  readonly checkpoint?: ChatTurnCheckpoint;
+  /** What the prompt's requests reported changed: undo names those no checkpoint holds. */
+  readonly reported: string[];
 }
 
 export class AcpChat implements TurnHost {
@@ -99,7 +107,8 @@ export class AcpChat implements TurnHost {
       const agent = await this.agents.ready(name, controller.signal);
       if (typeof agent === 'string') return { errorDetails: { message: agent } };
       const updates = new UpdateRenderer(stream, { redactor: this.options.redactor, diffLinks: this.options.diffLinks, workDir: this.options.workspaceFolders()[0] });
-      const prompt: ActivePrompt = { agent: name, request, stream, updates, turns: [] };
+      const checkpoint = this.options.checkpoints?.begin(oneLine(this.options.redactor.redact(request.prompt), TURN_LABEL_MAX_CHARS));
+      const prompt: ActivePrompt = { agent: name, request, stream, updates, turns: [], reported: [], ...(checkpoint ? { checkpoint } : {}) };
       this.active = prompt;
       const unsubscribe = agent.connection.onUpdate((notification) => {
         if (notification.sessionId === agent.sessionId && this.active === prompt) updates.render(notification.update);
@@ -125,6 +134,7 @@ export class AcpChat implements TurnHost {
         unsubscribe();
         unsubscribeDenials();
         if (this.active === prompt) this.active = undefined;
+        await endReplyCheckpoint(prompt.checkpoint, prompt.turns, prompt.reported, prompt.stream);
       }
     } finally {
       cancel.dispose();
@@ -153,6 +163,7 @@ export class AcpChat implements TurnHost {
     if (!prompt) return {};
     return {
       label: `@executor ${prompt.agent}: ${oneLine(this.options.redactor.redact(prompt.request.prompt), TURN_LABEL_MAX_CHARS)}`,
+      ...(prompt.checkpoint ? { checkpoint: prompt.checkpoint.checkpoint } : {}),
     };
   }
 
@@ -163,10 +174,12 @@ export class AcpChat implements TurnHost {
     prompt.updates.flush();
     const renderer = new ReplyRenderer(prompt.stream, turn, { redactor: this.options.redactor, diffLinks: this.options.diffLinks, workspaceFolders: () => this.options.workspaceFolders() });
     renderer.expect(call.id!, call.name, call.input);
+    prompt.checkpoint?.bind(turn.id);
     prompt.turns.push(
       turn
         .results()
         .then(([result]) => {
+          for (const change of result?.changes ?? []) prompt.reported.push(change.absolutePath);
           // Its outcome line is in the reply: the agent's next words start a paragraph, and its call says who denied it.
           const by = result ? deniedByOf(result.permission) : undefined;
           if (by) prompt.updates.denied(undefined, by);

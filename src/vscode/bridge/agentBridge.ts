@@ -10,6 +10,7 @@ import type { Logger } from '../../executor';
 import type { Redactor } from '../../executor';
 import type { DiffLinks } from '../chat/diffLinks';
 import type { PromptForwarder } from '../chat/participant';
+import type { TurnUndo } from '../undo/turnUndo';
 import type { AgentChat, AgentHost } from './hosted';
 import { affectsAgentLaunch, agentLaunchFromSettings } from './bridgeAgentSettings';
 import { disposableStore } from '../../common/lifecycle';
@@ -23,6 +24,8 @@ export interface AgentBridgeOptions {
   readonly redactor: Redactor;
   readonly diffLinks: DiffLinks;
   readonly workspaceFolders: () => readonly string[];
+  /** Checkpoints each prompt's turns, so the reply can undo them; the agent may list and undo them too. */
+  readonly checkpoints?: TurnUndo;
 }
 
 type Hosted = typeof import('./hosted');
@@ -69,9 +72,9 @@ export class AgentBridge implements PromptForwarder, vscode.Disposable {
       return;
     }
     const { AgentHost, AgentChat } = loadHosted();
-    const { executor, logger, version, workspaceFolders, participantId, redactor, diffLinks } = this.options;
-    const host = new AgentHost({ executor, logger, version, workspaceFolders });
-    const chat = new AgentChat(host, { participantId, redactor, diffLinks, workspaceFolders });
+    const { executor, logger, version, workspaceFolders, participantId, redactor, diffLinks, checkpoints } = this.options;
+    const host = new AgentHost({ executor, logger, version, workspaceFolders, ...(checkpoints ? { checkpoints } : {}) });
+    const chat = new AgentChat(host, { participantId, redactor, diffLinks, workspaceFolders, ...(checkpoints ? { checkpoints } : {}) });
     this.hosted = { host, chat };
     void host.reload();
   }

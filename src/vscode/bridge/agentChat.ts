@@ -2,7 +2,8 @@
 // `agent/progress` text is shown (redacted, a line at a time) and each turn it runs through the executor
 // is drawn by the same `ReplyRenderer` as the built-in loop's — progress, approvals, outcome lines,
 // Open diff, saved outputs. When the agent's process dies mid-reply, its calls end as cancelled and
-// the reply says so, and that it is being restarted.
+// the reply says so, and that it is being restarted. The prompt's turns share one checkpoint, so the
+// reply ends with the same undo buttons as the built-in loop's.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { PromptRequest, type PromptParams } from '../../bridge/protocol';
@@ -14,6 +15,8 @@ import type { Turn } from '../../executor';
 import type { DiffLinks } from '../chat/diffLinks';
 import { ReplyRenderer } from '../chat/replyRenderer';
 import { oneLine } from '../chat/replyText';
+import type { ChatTurnCheckpoint } from '../undo/turnUndo';
+import { endReplyCheckpoint } from '../undo/undoButtons';
 import type { AgentCrash, AgentHost } from './agentHost';
 
 /** The prompt shown in a turn's label (Tool Calls view) is cut here (as the built-in loop's). */
@@ -24,6 +27,8 @@ export interface AgentChatOptions {
   readonly redactor: Redactor;
   readonly diffLinks: DiffLinks;
   workspaceFolders(): readonly string[];
+  /** Checkpoints each prompt before its first write, so the reply can offer to undo it. */
+  readonly checkpoints?: { begin(title: string): ChatTurnCheckpoint | undefined };
 }
 
 interface ActivePrompt {
@@ -33,6 +38,9 @@ interface ActivePrompt {
   readonly text: RedactionStream;
   /** Settles when each turn's results are final (and its lines are in the reply). */
   readonly turns: Promise<unknown>[];
+  readonly checkpoint?: ChatTurnCheckpoint;
+  /** What the prompt's calls reported changed: undo names those no checkpoint holds. */
+  readonly reported: string[];
   crash?: AgentCrash;
   onCrash?: (crash: AgentCrash) => void;
 }
@@ -71,7 +79,8 @@ export class AgentChat {
     }
     const client = await this.agent.ready(token);
     if (typeof client === 'string') return { errorDetails: { message: client } };
-    const prompt: ActivePrompt = { id: randomUUID(), stream, request, text: redactionStreamOf(this.options.redactor), turns: [] };
+    const checkpoint = this.options.checkpoints?.begin(oneLine(this.options.redactor.redact(request.prompt), TURN_LABEL_MAX_CHARS));
+    const prompt: ActivePrompt = { id: randomUUID(), stream, request, text: redactionStreamOf(this.options.redactor), turns: [], reported: [], ...(checkpoint ? { checkpoint } : {}) };
     const crashed = new Promise<AgentCrash>((resolve) => (prompt.onCrash = resolve));
     this.active = prompt;
     const params: PromptParams = { promptId: prompt.id, prompt: request.prompt, history: this.history(context) };
@@ -95,6 +104,7 @@ export class AgentChat {
       return { metadata: { agent: true, stopReason: outcome.answer.stopReason } };
     } finally {
       if (this.active === prompt) this.active = undefined;
+      await endReplyCheckpoint(prompt.checkpoint, prompt.turns, prompt.reported, prompt.stream);
     }
   }
 
@@ -103,6 +113,7 @@ export class AgentChat {
     if (!prompt) return {};
     return {
       label: `@executor agent: ${oneLine(this.options.redactor.redact(prompt.request.prompt), TURN_LABEL_MAX_CHARS)}`,
+      ...(prompt.checkpoint ? { checkpoint: prompt.checkpoint.checkpoint } : {}),
     };
   }
 
@@ -112,7 +123,15 @@ export class AgentChat {
     // The agent's text so far comes before the turn's lines.
     this.flushText(prompt);
     const renderer = new ReplyRenderer(prompt.stream, turn, { redactor: this.options.redactor, diffLinks: this.options.diffLinks, workspaceFolders: () => this.options.workspaceFolders() });
-    prompt.turns.push(turn.results().catch(() => undefined));
+    prompt.checkpoint?.bind(turn.id);
+    prompt.turns.push(
+      turn
+        .results()
+        .then((results) => {
+          for (const result of results) for (const change of result.changes) prompt.reported.push(change.absolutePath);
+        })
+        .catch(() => undefined),
+    );
     return {
       offered: (call) => renderer.expect(call.id, call.name, call.input),
       closed: () => renderer.dispose(),

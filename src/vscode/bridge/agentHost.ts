@@ -14,7 +14,7 @@ import { bindBridge } from '../../bridge/bind';
 import type { AgentLaunch } from '../../bridge/launch';
 import { EventNotification, ProgressNotification, type AgentInitializationOptions, type ProgressParams } from '../../bridge/protocol';
 import { RestartBackoff } from '../../node/runtime/restarts';
-import { BridgeService, type BridgeHost } from '../../bridge/service';
+import { BridgeService, type BridgeCheckpoints, type BridgeHost } from '../../bridge/service';
 import type { ToolExecutor } from '../../executor';
 import type { Logger } from '../../executor';
 import { affectsAgentLaunch, agentLaunchFromSettings } from './bridgeAgentSettings';
@@ -33,6 +33,8 @@ export interface AgentHostOptions {
   /** The extension's version, told to the agent. */
   readonly version: string;
   readonly workspaceFolders: () => readonly string[];
+  /** The extension's checkpoints: a turn run outside a prompt is checkpointed on its own, and the agent may list and undo them. */
+  readonly checkpoints?: BridgeCheckpoints;
 }
 
 /** The agent's process ended on its own. */
@@ -174,6 +176,8 @@ export class AgentHost implements vscode.Disposable {
       },
       executorInfo: { name: 'Agent Tool Executor (VS Code)', version: this.options.version },
       approvals: 'interactive',
+      ...(this.options.checkpoints ? { checkpoints: this.options.checkpoints } : {}),
+      logger: this.options.logger,
       host: {
         turnOptions: (turnId) => this.bridgeHost?.turnOptions?.(turnId) ?? {},
         observe: (turn, turnId) => this.bridgeHost?.observe?.(turn, turnId),

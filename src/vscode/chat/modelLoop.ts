@@ -9,7 +9,8 @@
 //      button, on a model error (one sentence, never a stack trace), or when even the latest round
 //      cannot fit the window.
 // Each round's calls and results go into the reply's metadata for the next prompt.
-import { UNDO_BACK_TO_COMMAND, UNDO_TURN_COMMAND, type ChatTurnCheckpoint } from '../undo/turnUndo';
+import type { ChatTurnCheckpoint } from '../undo/turnUndo';
+import { offerUndo } from '../undo/undoButtons';
 import * as vscode from 'vscode';
 import type { ToolCall } from '../../executor';
 import type { ToolCallResult } from '../../executor';
@@ -89,12 +90,6 @@ export async function runModelLoop(
     });
     if (record) offerUndo(stream, record.turnId);
   }
-}
-
-/** The reply's undo buttons, once the request changed something. */
-function offerUndo(stream: vscode.ChatResponseStream, turnId: string): void {
-  stream.button({ command: UNDO_TURN_COMMAND, title: 'Undo this turn', arguments: [turnId] });
-  stream.button({ command: UNDO_BACK_TO_COMMAND, title: 'Undo back to here', arguments: [turnId] });
 }
 
 interface RoundOutcome {

@@ -11,9 +11,9 @@ import { CheckpointStore, type TurnRecord } from '../../node/checkpoints/checkpo
 import { HostTurnCheckpoint } from '../../node/checkpoints/hostTurn';
 import { undoTurn, type Conflict, type PlannedPath, type UndoOutcome } from '../../node/checkpoints/undo';
 import type { SnapshotContentProvider } from '../results/diffEditor';
+import { UNDO_BACK_TO_COMMAND, UNDO_TURN_COMMAND } from './undoButtons';
 
-export const UNDO_TURN_COMMAND = 'agentToolExecutor.undoTurn';
-export const UNDO_BACK_TO_COMMAND = 'agentToolExecutor.undoBackTo';
+export { UNDO_BACK_TO_COMMAND, UNDO_TURN_COMMAND } from './undoButtons';
 export const UNDO_LAST_TURN_COMMAND = 'agentToolExecutor.undoLastTurn';
 export const CLEAR_CHECKPOINTS_COMMAND = 'agentToolExecutor.clearCheckpoints';
 /** The Tool Calls view's turn menu: undoes the chat request the executor turn belonged to. */
@@ -88,6 +88,17 @@ export class TurnUndo implements vscode.Disposable {
       void vscode.window.showErrorMessage(`Could not undo the turn: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
     }
+    if (!outcome.cancelled) void this.showOutcome(store, outcome);
+    return outcome;
+  }
+
+  /**
+   * An agent's undo (the bridge's `executor/undoTurn`): paths changed since the turn are skipped unless the
+   * agent says `force`, and then the user decides in the same modal as for their own undo.
+   */
+  async undoFromAgent(turnId: string, force: boolean): Promise<UndoOutcome> {
+    const store = this.checkpoints();
+    const outcome = await undoTurn(store, turnId, (conflicts) => (force ? this.askAboutConflicts(store, turnId, conflicts) : 'skip'));
     if (!outcome.cancelled) void this.showOutcome(store, outcome);
     return outcome;
   }

@@ -3,7 +3,7 @@
 // and serves the executor methods from the client side), including a crash in the middle of a turn.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -55,6 +55,31 @@ describe('reference agent, headless: it starts tool-exec serve --stdio and speak
     assert.equal(events[0], 'turnStarted');
     assert.ok(events.includes('toolCallFailed'));
     assert.equal(events.at(-1), 'turnEnded');
+  });
+});
+
+describe('reference agent, headless: the demo\'s undo', () => {
+  it('"edit the greeting" edits hello.txt; "undo", in a later session, puts it back through executor/undoTurn', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'bridge-agent-undo-'));
+    try {
+      const workspace = join(folder, 'ws');
+      mkdirSync(workspace);
+      writeFileSync(join(workspace, 'hello.txt'), 'hello\n');
+      const run = (prompt: string) =>
+        spawnSync(process.execPath, [AGENT, '--script', DEMO_SCRIPT, '--prompt', prompt, '--', process.execPath, CLI, 'serve', '--stdio', '--workspace', workspace, '--artifacts', join(folder, 'artifacts'), '--approve', 'allow'], {
+          encoding: 'utf8',
+          timeout: 30_000,
+        });
+      const edited = run('edit the greeting');
+      assert.equal(edited.status, 0, edited.stderr);
+      assert.equal(readFileSync(join(workspace, 'hello.txt'), 'utf8'), 'hello, bridge\n');
+      const undone = run('undo');
+      assert.equal(undone.status, 0, undone.stderr);
+      assert.match(undone.stdout, /Undid ".*": 1 put back, 0 changed since/);
+      assert.equal(readFileSync(join(workspace, 'hello.txt'), 'utf8'), 'hello\n');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { CancellationTokenSource, createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { CancellationTokenSource, createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import {
   BeginTurnRequest,
   BridgeErrorCodes,
@@ -19,6 +19,7 @@ import {
   PROTOCOL_VERSION,
   type EventParams,
 } from '../../../src/bridge/protocol';
+import { rejection } from './responses';
 
 const ROOT = join(__dirname, '..', '..', '..', '..');
 const CLI = join(ROOT, 'out', 'src', 'cli', 'main.js');
@@ -68,16 +69,6 @@ async function initialized(...extra: string[]): Promise<Server> {
   const server = serve(...extra);
   await server.connection.sendRequest(InitializeRequest, { protocolVersion: PROTOCOL_VERSION, clientInfo: { name: 'test' } });
   return server;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ResponseError<unknown>> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ResponseError, String(error));
-    return error;
-  }
-  assert.fail('expected an error response');
 }
 
 describe('tool-exec serve --stdio', () => {

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../../src/executor/ports/approvalClient';
-import { extensionApi, recordingStream, workspaceRoot } from './helpers';
+import { extensionApi, pressUndoThisTurn, recordingStream, undoButtonsOf, waitFor, workspaceRoot } from './helpers';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
 const AGENT = path.join(ROOT, 'out', 'test', 'acp', 'scriptedAgent.js');
@@ -79,6 +79,53 @@ suite('ACP agents (@agentclientprotocol/sdk)', () => {
     const reply = text();
     assert.match(reply, /\[Open diff\]/);
     assert.match(reply, /exited with 0:\n\n```\nhello\nupdated by the ACP agent\n/);
+  });
+
+  test('the reply ends with Undo this turn, which puts back the file the agent wrote and removes the one its command made', async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    api.testing.setApprovalResponder(() => ({ kind: 'allowOnce' }));
+    const made = path.join(workspaceRoot().fsPath, `acp-made-${process.pid}-${Date.now()}.txt`);
+    try {
+      const { stream, parts } = recordingStream();
+      const steps = [{ read: path.basename(file) }, { write: path.basename(file), content: 'changed by the agent\n' }, { run: `printf 'made by the shell\\n' > '${made}'` }, { say: 'Both done.' }];
+      const result = await api.testing.acpPrompt!('scripted', chatRequest(JSON.stringify(steps)), stream, new vscode.CancellationTokenSource().token);
+      assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'changed by the agent\n');
+      assert.equal(fs.readFileSync(made, 'utf8'), 'made by the shell\n');
+      const undo = await pressUndoThisTurn(parts);
+      assert.deepEqual(undo.restored.map((entry) => [entry.path, entry.kind]).sort(), [[file, 'modified'], [made, 'created']].sort());
+      assert.equal(fs.readFileSync(file, 'utf8'), 'hello\n');
+      assert.equal(fs.existsSync(made), false);
+    } finally {
+      fs.rmSync(made, { force: true });
+    }
+  });
+
+  test('a cancelled prompt is checkpointed too: its undo puts back what it wrote before the stop button', async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    api.testing.setApprovalResponder(() => ({ kind: 'allowOnce' }));
+    const { stream, parts } = recordingStream();
+    const steps = [{ read: path.basename(file) }, { write: path.basename(file), content: 'changed before the stop\n' }, { run: 'sleep 30' }];
+    const stop = new vscode.CancellationTokenSource();
+    const answered = api.testing.acpPrompt!('scripted', chatRequest(JSON.stringify(steps)), stream, stop.token);
+    await waitFor('the write', () => (fs.readFileSync(file, 'utf8') === 'changed before the stop\n' ? true : undefined));
+    stop.cancel();
+    const result = await answered;
+    assert.equal((result.metadata as { stopReason?: string } | undefined)?.stopReason, 'cancelled');
+    const undo = await pressUndoThisTurn(parts);
+    assert.deepEqual(undo.restored.map((entry) => [entry.path, entry.kind]), [[file, 'modified']]);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'hello\n');
+  });
+
+  test('a prompt that changed nothing offers no undo', async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    const { stream, parts } = recordingStream();
+    const result = await api.testing.acpPrompt!('scripted', chatRequest(JSON.stringify([{ read: path.basename(file) }, { say: 'read it' }])), stream, new vscode.CancellationTokenSource().token);
+    assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+    assert.deepEqual(undoButtonsOf(parts), []);
   });
 
   test('a message over the SDK\'s limit fails that prompt with a message; the next prompt works', async function () {

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { extensionApi, waitFor } from './helpers';
+import { extensionApi, pressUndoThisTurn, recordingStream, waitFor, workspaceRoot } from './helpers';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
 const AGENT = path.join(ROOT, 'out', 'examples', 'agent', 'agent.js');
@@ -56,5 +56,71 @@ suite('Agent bridge (vscode-languageclient)', () => {
 
     await config().update('command', undefined, vscode.ConfigurationTarget.Workspace);
     await waitFor('the agent to stop', () => (alive(second.pid) ? undefined : true));
+  });
+
+  test('a prompt\'s turns are checkpointed: the reply ends with Undo this turn, which removes what the agent\'s Write and command made', async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    api.testing.setApprovalResponder(() => ({ kind: 'allowOnce' }));
+    const written = path.join(workspaceRoot().fsPath, `bridge-written-${process.pid}-${Date.now()}.txt`);
+    const made = path.join(workspaceRoot().fsPath, `bridge-made-${process.pid}-${Date.now()}.txt`);
+    const script = path.join(dir, 'undo.json');
+    const batch = [
+      { id: 'w', name: 'Write', input: { path: written, content: 'written by the agent\n' } },
+      { id: 'b', name: 'Bash', input: { command: `printf 'made by the shell\\n' > '${made}'` } },
+    ];
+    fs.writeFileSync(script, JSON.stringify({ prompts: [{ when: 'write', steps: [{ batch }, { say: 'Done.' }] }] }));
+    try {
+      await config().update('args', [AGENT, '--script', script, '--transcript', transcriptFile], vscode.ConfigurationTarget.Workspace);
+      await config().update('command', process.execPath, vscode.ConfigurationTarget.Workspace);
+      await waitFor('the agent to be initialized', () => entries().find((entry) => entry.kind === 'initialize'));
+      const { stream, parts } = recordingStream();
+      const request = { prompt: 'write both', references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
+      const result = await api.testing.bridgePrompt!(request, { history: [] }, stream, new vscode.CancellationTokenSource().token);
+      assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+      assert.equal(fs.readFileSync(written, 'utf8'), 'written by the agent\n');
+      assert.equal(fs.readFileSync(made, 'utf8'), 'made by the shell\n');
+      const undo = await pressUndoThisTurn(parts);
+      assert.deepEqual(undo.restored.map((entry) => [entry.path, entry.kind]).sort(), [[made, 'created'], [written, 'created']].sort());
+      assert.equal(fs.existsSync(written), false);
+      assert.equal(fs.existsSync(made), false);
+    } finally {
+      api.testing.setApprovalResponder(undefined);
+      fs.rmSync(written, { force: true });
+      fs.rmSync(made, { force: true });
+    }
+  });
+
+  test('the agent\'s executor/undoTurn undoes the reply\'s turn through the extension\'s checkpoints; a file the user changed since is skipped and named', async function () {
+    this.timeout(60_000);
+    const api = await extensionApi();
+    api.testing.setApprovalResponder(() => ({ kind: 'allowOnce' }));
+    const written = path.join(workspaceRoot().fsPath, `bridge-undo-written-${process.pid}-${Date.now()}.txt`);
+    const made = path.join(workspaceRoot().fsPath, `bridge-undo-made-${process.pid}-${Date.now()}.txt`);
+    const script = path.join(dir, 'undo.json');
+    const batch = [
+      { id: 'w', name: 'Write', input: { path: written, content: 'written by the agent\n' } },
+      { id: 'b', name: 'Bash', input: { command: `printf 'made by the shell\\n' > '${made}'` } },
+    ];
+    fs.writeFileSync(script, JSON.stringify({ prompts: [{ when: 'write', steps: [{ batch }] }, { when: 'undo', steps: [{ undoLast: {} }] }] }));
+    const prompt = (text: string) =>
+      api.testing.bridgePrompt!({ prompt: text, references: [], toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest, { history: [] }, recordingStream().stream, new vscode.CancellationTokenSource().token);
+    try {
+      await config().update('args', [AGENT, '--script', script, '--transcript', transcriptFile], vscode.ConfigurationTarget.Workspace);
+      await config().update('command', process.execPath, vscode.ConfigurationTarget.Workspace);
+      await waitFor('the agent to be initialized', () => entries().find((entry) => entry.kind === 'initialize'));
+      assert.equal((await prompt('write both')).errorDetails, undefined);
+      fs.writeFileSync(written, 'changed by the user afterwards\n');
+      assert.equal((await prompt('undo it')).errorDetails, undefined);
+      const undone = entries().find((entry) => entry.kind === 'undo')?.undone as { restored: { path: string; was: string }[]; skipped: { path: string }[] };
+      assert.deepEqual(undone.restored.map((entry) => [entry.path, entry.was]), [[made, 'created']]);
+      assert.deepEqual(undone.skipped.map((entry) => entry.path), [written]);
+      assert.equal(fs.existsSync(made), false);
+      assert.equal(fs.readFileSync(written, 'utf8'), 'changed by the user afterwards\n');
+    } finally {
+      api.testing.setApprovalResponder(undefined);
+      fs.rmSync(written, { force: true });
+      fs.rmSync(made, { force: true });
+    }
   });
 });

@@ -1,6 +1,8 @@
 // Shared by the tests that run inside the extension host.
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ToolDefinition } from '../../../src/executor/contract/contract';
+import type { UndoOutcome } from '../../../src/node/checkpoints/undo';
 import type { AgentToolExecutorApi, AgentToolExecutorTesting } from '../../../src/vscode/api';
 
 export const EXTENSION_ID = 'agent-tool-executor.agent-tool-executor';
@@ -78,4 +80,19 @@ export function recordingStream(): { stream: vscode.ChatResponseStream; parts: S
       })
       .join('');
   return { stream, parts, text };
+}
+
+/** The reply's undo buttons (a reply also has Open diff buttons for its edits). */
+export function undoButtonsOf(parts: readonly StreamPart[]): vscode.Command[] {
+  return parts.filter((part) => part.method === 'button').map((part) => part.args[0] as vscode.Command).filter((button) => button.command.startsWith('agentToolExecutor.undo'));
+}
+
+/** Checks that the reply ends with the two undo buttons every front end offers, and presses "Undo this turn": its outcome. */
+export async function pressUndoThisTurn(parts: readonly StreamPart[]): Promise<UndoOutcome> {
+  const buttons = undoButtonsOf(parts);
+  assert.deepEqual(buttons.map((button) => [button.title, button.command]), [
+    ['Undo this turn', 'agentToolExecutor.undoTurn'],
+    ['Undo back to here', 'agentToolExecutor.undoBackTo'],
+  ]);
+  return vscode.commands.executeCommand<UndoOutcome>(buttons[0]!.command, ...(buttons[0]!.arguments ?? []));
 }
