@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AskQuestion } from '../../../src/vscode/acp/acpAsk';
 import { extensionApi, recordingStream, waitFor, workspaceRoot } from './helpers';
+import { alive } from '../../unit/tools/processes';
 
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
 const AGENT = path.join(ROOT, 'out', 'test', 'acp', 'scriptedAgent.js');
@@ -20,15 +21,6 @@ type Entry = { kind: string; params?: Record<string, any>; [key: string]: any };
 
 function chatRequest(steps: unknown[], references: unknown[] = []): vscode.ChatRequest {
   return { prompt: JSON.stringify(steps), command: undefined, references, toolReferences: [], toolInvocationToken: undefined } as unknown as vscode.ChatRequest;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 suite('acp sessions: modes, resume, list, close, resources, sign-in, forms', () => {

@@ -4,17 +4,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { currentModeName } from '../../../../src/acp/session/settings';
 import { acpTests, entries } from '../harness';
+import { alive } from '../../tools/processes';
 
 const acp = acpTests();
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('ACP modes and config options', () => {
   it("keeps session/new's modes, sends set_mode and set_config_option, and follows current_mode_update", async () => {
