@@ -21,6 +21,8 @@ import { TurnUndo } from './vscode/undo/turnUndo';
 import { AgentBridge } from './vscode/bridge/agentBridge';
 import { AcpAgents } from './vscode/acp/acpAgents';
 import { AcpChat } from './vscode/acp/acpChat';
+import { VsCodeAsk } from './vscode/acp/acpAsk';
+import { registerAcpCommands } from './vscode/acp/acpCommands';
 import { registerDemoModel } from './vscode/demoModel/register';
 import { registerEndpointModels } from './vscode/models/register';
 import { LiveRedactor } from './vscode/results/liveRedactor';
@@ -149,6 +151,7 @@ interface Chat {
   readonly agent: AgentBridge;
   readonly acpAgents: AcpAgents;
   readonly acpChat: AcpChat;
+  readonly acpAsk: VsCodeAsk;
   readonly chatHost: CommandHost;
 }
 
@@ -169,9 +172,14 @@ function wireChat(context: vscode.ExtensionContext, basics: Basics, core: CoreOn
   context.subscriptions.push(turnUndo);
   const agent = new AgentBridge({ executor, logger, version, participantId: PARTICIPANT_ID, redactor, diffLinks, workspaceFolders, checkpoints: turnUndo });
   context.subscriptions.push(agent);
-  const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version, workspaceFolders, state: context.workspaceState });
+  const acpAsk = new VsCodeAsk();
+  const acpAgents = new AcpAgents({ executor, policy: permissions, approvals: approvalClient, logger, version, workspaceFolders, state: context.workspaceState, ask: acpAsk });
   const acpChat = new AcpChat(acpAgents, { redactor, diffLinks, workspaceFolders, checkpoints: turnUndo });
-  context.subscriptions.push(acpAgents);
+  const routedAgent = () => {
+    const route = acpChat.route();
+    return route.kind === 'acp' ? route.name : undefined;
+  };
+  context.subscriptions.push(acpAgents, registerAcpCommands({ agents: acpAgents, ask: acpAsk, routed: routedAgent }));
   const chatHost: CommandHost = {
     participantId: PARTICIPANT_ID,
     executor,
@@ -204,7 +212,7 @@ function wireChat(context: vscode.ExtensionContext, basics: Basics, core: CoreOn
     }
   };
   context.subscriptions.push(registerChatParticipant(chatHost, context.extensionUri, agent, acpChat, startCore));
-  return { agent, acpAgents, acpChat, chatHost };
+  return { agent, acpAgents, acpChat, acpAsk, chatHost };
 }
 
 /** The session ends with the window: agents stopped, then the core; `deactivate` awaits it, and runs it once. */
@@ -262,6 +270,8 @@ function extensionApi(context: vscode.ExtensionContext, basics: Basics, core: Co
         acpPrompt: (name, request, stream, token) => acpChat.handle(request, name, stream, token),
         bridgePrompt: (request, chatContext, stream, token) => chat.agent.handle(request, chatContext, stream, token),
         acpCloseAll: () => chat.acpAgents.closeAll(),
+        setAcpAskResponder: (responder) => chat.acpAsk.setResponder(responder),
+        acpMode: (words, stream, token) => acpChat.chooseMode(words, stream, token, () => Promise.resolve({ errorDetails: { message: `not one of the agent's modes or options: ${words}` } })),
         coreStarted: () => core.started !== undefined,
         modelPrompt: (request, chatContext, stream, token) => runModelLoop(chatHost, request, chatContext, stream, token),
         compactPrompt: (request, chatContext, stream, token) => compactConversation(chatHost, request, chatContext, stream, token),

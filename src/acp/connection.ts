@@ -1,11 +1,14 @@
 // An ACP agent in its own process, with us as its client. No vscode import.
 //   1. spawn the agent, newline-delimited JSON-RPC over its stdin/stdout (the SDK's `ndJsonStream`);
-//   2. `initialize` with our capabilities (fs read/write, terminal), `session/new` with the folder and the host's MCP servers;
+//   2. `initialize` with our capabilities (fs read/write, terminal, form elicitation when the host asks forms), then
+//      `session/new` with the folder and the host's MCP servers — or load / resume an earlier session (session/);
 //   3. serve its requests through the executor, one handler per method (files.ts, terminals.ts, permissions.ts):
 //      each answers a value or a JSON-RPC error, never hangs — a request ends when its own `$/cancel_request`,
 //      its session's cancel or the connection's close aborts it;
 //   4. `session/prompt`, and `session/cancel` (which also kills the session's terminals);
-//   5. its `session/update` notifications go to whoever listens (the chat reply), in arrival order.
+//   5. its `session/update` notifications go to whoever listens (the chat reply), in arrival order, after the
+//      session's modes and config options (session/settings.ts) took them in;
+//   6. `close()` sends `session/close` for each open session where the agent offers it, then ends its process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import type { ToolExecutor } from '../executor';
@@ -19,9 +22,14 @@ import { requestPermission } from './permissions';
 import { loadAcp, type Acp, type AcpModule } from './sdk';
 import { Terminals } from './terminals';
 import { formatBytes } from '../executor';
+import { SessionSettingsStore } from './session/settings';
 
 /** How long a closing agent gets after its stdin ends before it is killed. Ours. */
 export const AGENT_CLOSE_GRACE_MS = 2000;
+/** How long `close()` waits for the agent's answers to session/close before it ends the process anyway. Ours. */
+export const SESSION_CLOSE_WAIT_MS = 2000;
+/** Pages of session/list read for one list: an agent whose cursor never ends is not followed forever. Ours. */
+export const MAX_SESSION_LIST_PAGES = 20;
 
 /** What to run: a configured agent. */
 export interface AcpLaunch {
@@ -44,6 +52,8 @@ export interface AcpConnectionOptions {
   readonly turns?: TurnHost;
   /** The agent's stderr, a chunk at a time. */
   readonly log?: (text: string) => void;
+  /** Asks the user an agent's form (`elicitation/create`); without it, elicitation is not offered. */
+  readonly elicit?: (request: Acp.CreateElicitationRequest, signal: AbortSignal) => Promise<Acp.CreateElicitationResponse>;
 }
 
 /** A request of the agent's that was denied: the agent's tool call id when it named one, and who denied it. */
@@ -62,6 +72,8 @@ export class AcpAgentConnection {
   /** Per session: what the user allowed through session/request_permission. */
   private readonly grants = new Map<string, Grants>();
   private readonly terminals: Terminals;
+  /** Per session: its modes and config options, as the agent last said them. */
+  readonly settings = new SessionSettingsStore();
   private readonly runner: CallRunner;
   private child: ChildProcess | undefined;
   private connection: Acp.ClientConnection | undefined;
@@ -110,7 +122,7 @@ export class AcpAgentConnection {
       acp.methods.agent.initialize,
       {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, ...(this.options.elicit ? { elicitation: { form: {} } } : {}) },
         clientInfo: { name: this.options.clientInfo.name, version: this.options.clientInfo.version },
       },
       { cancellationSignal: signal },
@@ -124,6 +136,7 @@ export class AcpAgentConnection {
     const acp = await loadAcp();
     const response = await this.agent().request(acp.methods.agent.session.new, { cwd: cwd ?? this.options.workspaceFolders()[0] ?? process.cwd(), mcpServers: [...mcpServers] }, { cancellationSignal: signal });
     this.sessions.set(response.sessionId, new AbortController());
+    this.settings.opened(response.sessionId, response);
     return response.sessionId;
   }
 
@@ -137,12 +150,81 @@ export class AcpAgentConnection {
     // Known before the answer: the replayed updates name it, and the listeners must see them.
     this.sessions.set(sessionId, new AbortController());
     try {
-      await this.agent().request(acp.methods.agent.session.load, { sessionId, cwd: cwd ?? this.options.workspaceFolders()[0] ?? process.cwd(), mcpServers: [...mcpServers] }, { cancellationSignal: signal });
+      const answer = await this.agent().request(acp.methods.agent.session.load, { sessionId, cwd: cwd ?? this.options.workspaceFolders()[0] ?? process.cwd(), mcpServers: [...mcpServers] }, { cancellationSignal: signal });
+      this.settings.opened(sessionId, answer ?? {});
     } catch (error) {
       this.sessions.delete(sessionId);
       throw error;
     }
     return sessionId;
+  }
+
+  /** `session/resume`: takes up a session without its history replayed, where the agent offers it. */
+  async resumeSession(sessionId: string, cwd?: string, signal?: AbortSignal, mcpServers: readonly Acp.McpServer[] = []): Promise<string> {
+    const acp = await loadAcp();
+    if (!this.offers('resume')) throw new Error('the agent does not offer session/resume');
+    const answer = await this.agent().request(acp.methods.agent.session.resume, { sessionId, cwd: cwd ?? this.options.workspaceFolders()[0] ?? process.cwd(), mcpServers: [...mcpServers] }, { cancellationSignal: signal });
+    this.sessions.set(sessionId, new AbortController());
+    this.settings.opened(sessionId, answer ?? {});
+    return sessionId;
+  }
+
+  /** `session/list` (every page, up to a bound), where the agent offers it; `cwd` keeps the folder's sessions. */
+  async listSessions(cwd?: string, signal?: AbortSignal): Promise<Acp.SessionInfo[]> {
+    const acp = await loadAcp();
+    if (!this.offers('list')) throw new Error('the agent does not offer session/list');
+    const sessions: Acp.SessionInfo[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_SESSION_LIST_PAGES; page++) {
+      const answer = await this.agent().request(acp.methods.agent.session.list, { ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) }, { cancellationSignal: signal });
+      sessions.push(...answer.sessions);
+      cursor = answer.nextCursor ?? undefined;
+      if (!cursor) break;
+    }
+    return sessions;
+  }
+
+  /** Whether the agent offers a session method of `sessionCapabilities`. */
+  offers(method: 'list' | 'resume' | 'close'): boolean {
+    return this.agentInfo?.agentCapabilities?.sessionCapabilities?.[method] != null;
+  }
+
+  /** `session/close` where the agent offers it; the session's requests and commands end either way. */
+  async closeSession(sessionId: string, signal?: AbortSignal): Promise<void> {
+    const acp = await loadAcp();
+    this.sessions.get(sessionId)?.abort(new Error('the session was closed'));
+    this.sessions.delete(sessionId);
+    this.grants.delete(sessionId);
+    this.settings.drop(sessionId);
+    await this.terminals.killAll(sessionId);
+    if (this.offers('close') && !this.connection?.signal.aborted) await this.agent().request(acp.methods.agent.session.close, { sessionId }, { cancellationSignal: signal });
+  }
+
+  /** `session/set_mode`; the session's mode is the new one once the agent agreed. */
+  async setMode(sessionId: string, modeId: string, signal?: AbortSignal): Promise<void> {
+    const acp = await loadAcp();
+    await this.agent().request(acp.methods.agent.session.setMode, { sessionId, modeId }, { cancellationSignal: signal });
+    this.settings.modeIs(sessionId, modeId);
+  }
+
+  /** `session/set_config_option`; the agent answers the whole set of options, which the session then has. */
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean, signal?: AbortSignal): Promise<void> {
+    const acp = await loadAcp();
+    const params: Acp.SetSessionConfigOptionRequest = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
+    const answer = await this.agent().request<Acp.SetSessionConfigOptionResponse>(acp.methods.agent.session.setConfigOption, params, { cancellationSignal: signal });
+    this.settings.optionsAre(sessionId, answer.configOptions);
+  }
+
+  /** A file's text for a prompt's embedded resource: our Read as a request of the session's (redaction, ignore files, the reply shows it). */
+  async readForPrompt(sessionId: string, path: string, lines: { readonly first: number; readonly last: number } | undefined, signal: AbortSignal): Promise<{ text: string } | { refused: string }> {
+    const outcome = await readTextFile(this.runner, { sessionId, path, line: lines?.first ?? null, limit: lines ? lines.last - lines.first + 1 : null }, this.signalOf(sessionId, signal));
+    return outcome.ok ? { text: outcome.value.content } : { refused: outcome.message };
+  }
+
+  /** `authenticate` with one of the agent's `authMethods`. */
+  async authenticate(methodId: string, signal?: AbortSignal): Promise<void> {
+    const acp = await loadAcp();
+    await this.agent().request(acp.methods.agent.authenticate, { methodId }, { cancellationSignal: signal });
   }
 
   /** `session/prompt`; aborting `signal` sends `session/cancel` and the answer's stopReason is then `cancelled`. */
@@ -161,7 +243,9 @@ export class AcpAgentConnection {
       await new Promise((resolve) => setImmediate(resolve));
       return answer;
     } catch (error) {
-      throw new Error(this.lost() ?? (error instanceof Error ? error.message : String(error)));
+      // The agent's own error keeps its code (auth_required is answered by signing in).
+      const lost = this.lost();
+      throw lost ? new Error(lost) : error instanceof Error ? error : new Error(String(error));
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
@@ -205,6 +289,11 @@ export class AcpAgentConnection {
 
   /** Closes the connection, kills the agent's commands and then the agent (after a grace period). */
   async close(): Promise<void> {
+    if (!this.closing && this.offers('close') && this.connection && !this.connection.signal.aborted) {
+      const open = [...this.sessions.keys()];
+      const bounded = AbortSignal.timeout(SESSION_CLOSE_WAIT_MS);
+      await Promise.allSettled(open.map((sessionId) => this.closeSession(sessionId, bounded)));
+    }
     this.closing = true;
     this.connection?.close();
     await this.endSessions();
@@ -287,8 +376,16 @@ export class AcpAgentConnection {
         if (answer.deniedBy) for (const listener of this.denialListeners) listener({ sessionId: params.sessionId, toolCallId: params.toolCall?.toolCallId, by: answer.deniedBy });
         return answer.response;
       })
+      .onRequest(acp.methods.client.elicitation.create, async ({ params, signal }) => {
+        if (!host.elicit) throw acp.RequestError.methodNotFound(acp.methods.client.elicitation.create);
+        const scoped = (params as { sessionId?: unknown }).sessionId;
+        const sessionId = typeof scoped === 'string' ? scoped : undefined;
+        if (sessionId !== undefined && !this.sessions.has(sessionId)) throw new acp.RequestError(AcpErrorCodes.resourceNotFound, noSession(sessionId));
+        return host.elicit(params, sessionId === undefined ? signal : this.signalOf(sessionId, signal));
+      })
       .onNotification(acp.methods.client.session.update, ({ params }) => {
         if (params.update.sessionUpdate === 'available_commands_update') this.commands.set(params.sessionId, params.update.availableCommands);
+        this.settings.apply(params.sessionId, params.update);
         for (const listener of this.updateListeners) listener(params);
       });
   }

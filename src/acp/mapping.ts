@@ -8,6 +8,11 @@
 //     delete, move, an edit that does not say what it writes, several diffs: judged as writes of their
 //     paths, shown as what the agent asks, never a grant
 //     anything else              → the rules of the kind's tool (a deny), and the user is asked
+// and what the user attaches to a prompt as ACP content (promptContent):
+//   a file or range → an embedded `resource` of its text as our Read gives it (redacted, ignore files obeyed)
+//                     when the agent's promptCapabilities.embeddedContext allows, else a `resource_link`;
+//   a folder        → a `resource_link`; an image → an `image` block when promptCapabilities.image allows;
+//   a plain value   → `text` (redacted by the host)
 import type { Acp } from './sdk';
 
 /** Our tools an agent's own requests run. */
@@ -122,4 +127,46 @@ function plainDetail(toolCall: Acp.ToolCallUpdate, raw: Record<string, unknown>,
 function stringField(raw: Record<string, unknown>, ...names: string[]): string | undefined {
   for (const name of names) if (typeof raw[name] === 'string' && raw[name] !== '') return raw[name] as string;
   return undefined;
+}
+
+/** Something the user attached to a prompt (a plain value already redacted). */
+export type PromptAttachment =
+  | { readonly kind: 'file'; readonly uri: string; readonly path: string; readonly name: string; readonly lines?: { readonly first: number; readonly last: number } }
+  | { readonly kind: 'folder'; readonly uri: string; readonly name: string }
+  | { readonly kind: 'image'; readonly mimeType: string; readonly name: string; readonly data: Uint8Array }
+  | { readonly kind: 'text'; readonly text: string };
+
+/** A file's text (its lines `first`..`last` when given) through our Read, or why it may not be sent. */
+export type ReadForPrompt = (path: string, lines?: { readonly first: number; readonly last: number }) => Promise<{ readonly text: string } | { readonly refused: string }>;
+
+/** The attachments as prompt content blocks, and a line for each that was not sent (and why). */
+export async function promptContent(attachments: readonly PromptAttachment[], capabilities: Acp.PromptCapabilities | null | undefined, read: ReadForPrompt): Promise<{ blocks: Acp.ContentBlock[]; notSent: string[] }> {
+  const blocks: Acp.ContentBlock[] = [];
+  const notSent: string[] = [];
+  for (const attachment of attachments) {
+    switch (attachment.kind) {
+      case 'file': {
+        const range = attachment.lines ? `lines ${attachment.lines.first}-${attachment.lines.last}` : undefined;
+        if (capabilities?.embeddedContext !== true) {
+          blocks.push({ type: 'resource_link', uri: attachment.uri, name: attachment.name, ...(range ? { description: range } : {}) });
+          break;
+        }
+        const answer = await read(attachment.path, attachment.lines);
+        if ('refused' in answer) notSent.push(`${attachment.path}${range ? `, ${range}` : ''}: ${answer.refused}`);
+        else blocks.push({ type: 'resource', resource: { uri: attachment.lines ? `${attachment.uri}#L${attachment.lines.first}-${attachment.lines.last}` : attachment.uri, text: answer.text } });
+        break;
+      }
+      case 'folder':
+        blocks.push({ type: 'resource_link', uri: attachment.uri, name: attachment.name });
+        break;
+      case 'image':
+        if (capabilities?.image === true) blocks.push({ type: 'image', mimeType: attachment.mimeType, data: Buffer.from(attachment.data).toString('base64') });
+        else notSent.push(`${attachment.name} (${attachment.mimeType}): the agent does not take images`);
+        break;
+      case 'text':
+        blocks.push({ type: 'text', text: attachment.text });
+        break;
+    }
+  }
+  return { blocks, notSent };
 }

@@ -6,6 +6,7 @@ import type { ToolRegistry } from '../executor';
 import type { ToolCallResult } from '../executor';
 import type { ApprovalResponder } from './permissions/approvalDialog';
 import type { RunToolCallsOptions } from './runToolCallsCommand';
+import type { AskResponder } from './acp/acpAsk';
 
 export interface AgentToolExecutorApi {
   /** Reading it starts the executor (the extension starts it on first use, not when it activates). */
@@ -38,6 +39,10 @@ export interface AgentToolExecutorTesting {
   bridgePrompt?(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
   /** Ends every ACP agent as a window reload does (their session ids stay in workspace state). */
   acpCloseAll?(): Promise<void>;
+  /** Answers the ACP agents' quick picks and input boxes (sign-in, forms, modes, sessions) instead of the user. */
+  setAcpAskResponder?(responder: AskResponder | undefined): void;
+  /** `/mode WORDS` while the chosen ACP agent takes prompts (words naming none of its modes fail here). */
+  acpMode?(words: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
   /** Runs a prompt through `@executor`'s own model loop with `request.model`, into `stream`. */
   modelPrompt?(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
   /** Runs `@executor /compact` with `request.model`, into `stream`. */

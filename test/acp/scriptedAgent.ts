@@ -2,7 +2,9 @@
 // scenario name (`demo`) or a JSON array of steps. Every step asks the client for something — read,
 // write, a command in a terminal, a permission — reports it as tool_call / tool_call_update, and writes
 // what it received (or the error) to the transcript file given as `--transcript FILE`, one JSON line each.
-//   node out/test/acp/scriptedAgent.js [--transcript FILE]
+// Flags say what it offers: --load, --resume, --list, --close (session methods), --modes (modes and config
+// options), --auth (sessions only after `authenticate`), --embed (embedded resources and images in prompts).
+//   node out/test/acp/scriptedAgent.js [--transcript FILE] [--load] [--resume] [--list] [--close] [--modes] [--auth] [--embed]
 import { appendFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -34,7 +36,32 @@ export type Step =
   /** available_commands_update with these commands. */
   | { readonly commands: readonly Acp.AvailableCommand[] }
   /** One agent_message_chunk of this many characters, written as one line. */
-  | { readonly huge: number };
+  | { readonly huge: number }
+  /** current_mode_update to this mode (with --modes). */
+  | { readonly mode: string }
+  /** elicitation/create (form mode) with this message and schema; the answer goes to the transcript. */
+  | { readonly elicit: string; readonly schema: Acp.ElicitationSchema };
+
+/** The modes and config options it offers with --modes. */
+export const SCRIPTED_MODES: Acp.SessionModeState = {
+  currentModeId: 'ask',
+  availableModes: [
+    { id: 'ask', name: 'Ask', description: 'Asks before it changes files' },
+    { id: 'code', name: 'Code', description: 'Writes code' },
+    { id: 'architect', name: 'Architect', description: 'Plans without writing' },
+  ],
+};
+export const SCRIPTED_CONFIG_OPTIONS: readonly Acp.SessionConfigOption[] = [
+  { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'small', options: [{ value: 'small', name: 'Small model' }, { value: 'large', name: 'Large model' }] },
+  { id: 'thinking', name: 'Think first', type: 'boolean', currentValue: false },
+];
+/** The sessions it lists with --list besides those it opened: one from an earlier window. */
+export const EARLIER_SESSION: Acp.SessionInfo = { sessionId: 'session-earlier', cwd: '', title: 'Fix the flaky test', updatedAt: '2026-01-02T03:04:05Z' };
+/** Its sign-in methods with --auth. */
+export const SCRIPTED_AUTH_METHODS: readonly Acp.AuthMethod[] = [
+  { id: 'api-key', name: 'API key', description: 'The key in the environment' },
+  { id: 'browser', name: 'Sign in with a browser' },
+];
 
 /** What `demo` does: the e2e and extension-host tests' script. */
 export const DEMO_SCRIPT: readonly Step[] = [
@@ -72,6 +99,20 @@ async function main(): Promise<void> {
   const cwds = new Map<string, string>();
   const cancels = new Map<string, AbortController>();
   let toolCalls = 0;
+  let sessionsOpened = 0;
+  const offers = (flag: string) => argv.includes(flag);
+  let authenticated = !offers('--auth');
+  const modes = new Map<string, string>();
+  const options = new Map<string, Acp.SessionConfigOption[]>();
+  const settingsOf = (sessionId: string) => {
+    if (!offers('--modes')) return {};
+    if (!modes.has(sessionId)) modes.set(sessionId, SCRIPTED_MODES.currentModeId);
+    if (!options.has(sessionId)) options.set(sessionId, SCRIPTED_CONFIG_OPTIONS.map((option) => ({ ...option })));
+    return { modes: { ...SCRIPTED_MODES, currentModeId: modes.get(sessionId)! }, configOptions: options.get(sessionId)! };
+  };
+  const signedIn = () => {
+    if (!authenticated) throw acp.RequestError.authRequired(undefined, 'sign in first');
+  };
 
   const steps = (prompt: Acp.ContentBlock[]): readonly Step[] => {
     const first = prompt[0];
@@ -87,22 +128,74 @@ async function main(): Promise<void> {
   const app = acp
     .agent({ name: 'scripted-acp-agent' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
-      record({ kind: 'initialize', params });
-      return { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: { loadSession: argv.includes('--load') }, agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' } };
+      record({ kind: 'initialize', params, pid: process.pid });
+      const sessionCapabilities: Acp.SessionCapabilities = {
+        ...(offers('--list') ? { list: {} } : {}),
+        ...(offers('--resume') ? { resume: {} } : {}),
+        ...(offers('--close') ? { close: {} } : {}),
+      };
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: { loadSession: offers('--load'), sessionCapabilities, promptCapabilities: { embeddedContext: offers('--embed'), image: offers('--embed') } },
+        agentInfo: { name: 'scripted-acp-agent', version: '1.0.0' },
+        authMethods: offers('--auth') ? [...SCRIPTED_AUTH_METHODS] : [],
+      };
+    })
+    .onRequest(acp.methods.agent.authenticate, ({ params }) => {
+      record({ kind: 'authenticate', params });
+      if (!SCRIPTED_AUTH_METHODS.some((method) => method.id === params.methodId)) throw acp.RequestError.invalidParams(undefined, `no method ${params.methodId}`);
+      authenticated = true;
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.list, ({ params }) => {
+      record({ kind: 'session/list', params });
+      if (!offers('--list')) throw acp.RequestError.methodNotFound('session/list');
+      const opened = [...cwds].map(([sessionId, cwd]) => ({ sessionId, cwd, title: `Session ${sessionId}` }));
+      return { sessions: [...opened, { ...EARLIER_SESSION, cwd: params.cwd ?? process.cwd() }] };
+    })
+    .onRequest(acp.methods.agent.session.resume, ({ params }) => {
+      record({ kind: 'session/resume', params });
+      if (!offers('--resume')) throw acp.RequestError.methodNotFound('session/resume');
+      signedIn();
+      cwds.set(params.sessionId, params.cwd);
+      return settingsOf(params.sessionId);
+    })
+    .onRequest(acp.methods.agent.session.close, ({ params }) => {
+      record({ kind: 'session/close', params });
+      if (!offers('--close')) throw acp.RequestError.methodNotFound('session/close');
+      cancels.get(params.sessionId)?.abort();
+      cwds.delete(params.sessionId);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+      record({ kind: 'session/set_mode', params });
+      if (!SCRIPTED_MODES.availableModes.some((mode) => mode.id === params.modeId)) throw acp.RequestError.invalidParams(undefined, `no mode ${params.modeId}`);
+      modes.set(params.sessionId, params.modeId);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
+      record({ kind: 'session/set_config_option', params });
+      const current = settingsOf(params.sessionId).configOptions ?? [];
+      const option = current.find((candidate) => candidate.id === params.configId);
+      if (!option) throw acp.RequestError.invalidParams(undefined, `no option ${params.configId}`);
+      options.set(params.sessionId, current.map((candidate) => (candidate === option ? ({ ...candidate, currentValue: params.value } as Acp.SessionConfigOption) : candidate)));
+      return { configOptions: options.get(params.sessionId)! };
     })
     // With --load: any session id is taken up again (the history replayed as one message), so a reload continues it.
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       record({ kind: 'session/load', params });
       if (!argv.includes('--load')) throw acp.RequestError.methodNotFound('session/load');
+      signedIn();
       cwds.set(params.sessionId, params.cwd);
       await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'earlier prompt' } } });
-      return {};
+      return settingsOf(params.sessionId);
     })
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
-      const sessionId = `session-${cwds.size + 1}`;
+      record({ kind: 'session/new', params, authenticated });
+      signedIn();
+      const sessionId = `session-${++sessionsOpened}`;
       cwds.set(sessionId, params.cwd);
-      record({ kind: 'session/new', params });
-      return { sessionId };
+      return { sessionId, ...settingsOf(sessionId) };
     })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       record({ kind: 'session/cancel', params });
@@ -111,7 +204,7 @@ async function main(): Promise<void> {
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
       const { sessionId } = params;
       // What came with the prompt's words (the first block): attachments.
-      record({ kind: 'session/prompt', attached: params.prompt.slice(1) });
+      record({ kind: 'session/prompt', sessionId, attached: params.prompt.slice(1), mode: modes.get(sessionId), configOptions: options.get(sessionId)?.map((option) => [option.id, option.currentValue]) });
       const cancel = new AbortController();
       cancels.set(sessionId, cancel);
       const cwd = cwds.get(sessionId) ?? process.cwd();
@@ -128,7 +221,14 @@ async function main(): Promise<void> {
           if ('say' in step) await say(step.say);
           else if ('think' in step) await update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: step.think } });
           else if ('huge' in step) await say('x'.repeat(step.huge));
-          else if ('commands' in step) await update({ sessionUpdate: 'available_commands_update', availableCommands: [...step.commands] });
+          else if ('mode' in step) {
+            modes.set(sessionId, step.mode);
+            await update({ sessionUpdate: 'current_mode_update', currentModeId: step.mode });
+          } else if ('elicit' in step) {
+            const answer = await client.request(acp.methods.client.elicitation.create, { sessionId, mode: 'form', message: step.elicit, requestedSchema: step.schema });
+            record({ kind: 'elicitation', answer });
+            await say(`Elicited: ${JSON.stringify(answer)}\n\n`);
+          } else if ('commands' in step) await update({ sessionUpdate: 'available_commands_update', availableCommands: [...step.commands] });
           else if ('plan' in step) await update({ sessionUpdate: 'plan', entries: step.plan.map((content, index) => ({ content, priority: 'medium', status: index === 0 ? 'in_progress' : 'pending' })) });
           else if ('read' in step) {
             await started(`Read ${step.read}`, 'read', { locations: [{ path: abs(step.read) }] });

@@ -1,7 +1,9 @@
 // The ACP agents of this window: each started on its first prompt (src/acp/connection.ts), with one
 // session kept for the window so the agent remembers the conversation (its id in workspace state, taken up
-// with session/load after a reload where the agent offers it), started again after it exited,
-// and closed — with every command it left running — when the settings drop it or the window ends.
+// with session/resume — else session/load — after a reload where the agent offers it; another one of the
+// agent's session/list may be chosen instead), started again after it exited, signed in when it answers
+// auth_required, and closed — session/close where offered, with every command it left running — when the
+// settings drop it or the window ends.
 import * as vscode from 'vscode';
 import { AcpAgentConnection, type AcpLaunch } from '../../acp/connection';
 import type { TurnHost } from '../../acp/calls';
@@ -12,6 +14,9 @@ import type { Logger } from '../../executor';
 import type { PermissionPolicy } from '../../executor';
 import { configuredAcpAgents, workspaceMcpServers } from './acpAgentSettings';
 import { disposableStore } from '../../common/lifecycle';
+import { withSignIn, type ChooseAuthMethod } from '../../acp/session/auth';
+import type { AcpAsk } from './acpAsk';
+import { askForm, authMethodChooser } from './acpQuestions';
 
 export interface AcpAgentsOptions {
   readonly executor: ToolExecutor;
@@ -22,6 +27,8 @@ export interface AcpAgentsOptions {
   readonly workspaceFolders: () => readonly string[];
   /** Where each agent's session id is kept, so a window reload or a restart takes the conversation up again. */
   readonly state?: vscode.Memento;
+  /** Who answers the agents' questions (sign-in, forms, a session to continue). */
+  readonly ask?: AcpAsk;
 }
 
 /** The workspace-state key of an agent's last session id. */
@@ -31,7 +38,8 @@ export function sessionKey(name: string): string {
 
 export interface RunningAgent {
   readonly connection: AcpAgentConnection;
-  readonly sessionId: string;
+  /** The session prompts go to: another one when the user continues an earlier session. */
+  sessionId: string;
 }
 
 export class AcpAgents implements vscode.Disposable {
@@ -76,6 +84,42 @@ export class AcpAgents implements vscode.Disposable {
     return ready;
   }
 
+  /** How the user signs the agent in when it answers auth_required. */
+  signIn(name: string): ChooseAuthMethod {
+    return this.options.ask ? authMethodChooser(this.options.ask, name) : () => Promise.resolve(undefined);
+  }
+
+  /**
+   * The agent's sessions (session/list) in a quick pick; the one chosen is taken up (resume, else load) and
+   * prompts go to it from now on, also after a reload. Says why when the agent offers no list.
+   */
+  async continueSession(name: string, signal: AbortSignal): Promise<string> {
+    const agent = await this.ready(name, signal);
+    if (typeof agent === 'string') return agent;
+    const { connection } = agent;
+    if (!connection.offers('list')) return `The ACP agent ${name} does not list its sessions (session/list).`;
+    const folder = this.options.workspaceFolders()[0];
+    const sessions = await connection.listSessions(folder, signal);
+    const chosen = await this.options.ask?.pick(
+      `Continue a session of the ACP agent ${name}`,
+      sessions.map((session) => ({
+        label: session.title || session.sessionId,
+        description: session.sessionId === agent.sessionId ? 'current' : (session.updatedAt ?? undefined),
+        detail: session.cwd,
+        value: session.sessionId,
+      })),
+      signal,
+    );
+    if (chosen === undefined) return `No session was chosen: prompts go on in session ${agent.sessionId}.`;
+    if (chosen === agent.sessionId) return `Prompts go on in session ${chosen}.`;
+    const { servers } = await workspaceMcpServers(folder, connection.agentInfo?.agentCapabilities?.mcpCapabilities);
+    const previous = agent.sessionId;
+    agent.sessionId = await this.takeUp(name, connection, chosen, folder, servers, signal);
+    await this.options.state?.update(sessionKey(name), agent.sessionId);
+    await connection.closeSession(previous).catch((error) => this.channel.warn(`[${name}] session ${previous} did not close: ${error instanceof Error ? error.message : String(error)}`));
+    return `Prompts go to session ${agent.sessionId} now.`;
+  }
+
   dispose(): void {
     void this.closeAll();
     this.disposables.dispose();
@@ -103,12 +147,18 @@ export class AcpAgents implements vscode.Disposable {
     }
   }
 
-  /** The agent's last session in this workspace, taken up with session/load where the agent offers it. */
+  /** A session by id: session/resume where offered (no history replayed), else session/load. */
+  private takeUp(name: string, connection: AcpAgentConnection, sessionId: string, folder: string | undefined, servers: Acp.McpServer[], signal: AbortSignal): Promise<string> {
+    const open = () => (connection.offers('resume') ? connection.resumeSession(sessionId, folder, signal, servers) : connection.loadSession(sessionId, folder, signal, servers));
+    return withSignIn(connection, this.signIn(name), open, signal);
+  }
+
+  /** The agent's last session in this workspace, taken up where the agent offers that. */
   private async resume(connection: AcpAgentConnection, launch: AcpLaunch, folder: string | undefined, servers: Acp.McpServer[], signal: AbortSignal): Promise<string | undefined> {
     const stored = this.options.state?.get<string>(sessionKey(launch.name));
-    if (typeof stored !== 'string' || connection.agentInfo?.agentCapabilities?.loadSession !== true) return undefined;
+    if (typeof stored !== 'string' || (!connection.offers('resume') && connection.agentInfo?.agentCapabilities?.loadSession !== true)) return undefined;
     try {
-      return await connection.loadSession(stored, folder, signal, servers);
+      return await this.takeUp(launch.name, connection, stored, folder, servers, signal);
     } catch (error) {
       this.channel.warn(`[${launch.name}] session ${stored} could not be loaded, a new one is opened: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
@@ -125,6 +175,7 @@ export class AcpAgents implements vscode.Disposable {
       clientInfo: { name: 'Agent Tool Executor (VS Code)', version: this.options.version },
       turns: { turnOptions: (sessionId) => this.turns?.turnOptions?.(sessionId) ?? {}, observe: (turn, call, sessionId) => this.turns?.observe?.(turn, call, sessionId) },
       log: (text) => this.channel.info(`[${launch.name}] ${text.trimEnd()}`),
+      ...(this.options.ask ? { elicit: (request: Acp.CreateElicitationRequest, signal: AbortSignal) => askForm(this.options.ask!, launch.name, request, signal) } : {}),
     });
     this.options.logger.info('acp.starting', { name: launch.name, command: launch.command });
     try {
@@ -132,7 +183,7 @@ export class AcpAgents implements vscode.Disposable {
       const folder = this.options.workspaceFolders()[0];
       const { servers, skipped } = await workspaceMcpServers(folder, info.agentCapabilities?.mcpCapabilities);
       for (const server of skipped) this.channel.warn(`[${launch.name}] MCP server ${server.name} is not passed: ${server.why}`);
-      const sessionId = (await this.resume(connection, launch, folder, servers, signal)) ?? (await connection.newSession(folder, signal, servers));
+      const sessionId = (await this.resume(connection, launch, folder, servers, signal)) ?? (await withSignIn(connection, this.signIn(launch.name), () => connection.newSession(folder, signal, servers), signal));
       await this.options.state?.update(sessionKey(launch.name), sessionId);
       this.channel.info(`[${launch.name}] started: ${info.agentInfo?.name ?? launch.command} ${info.agentInfo?.version ?? ''}, session ${sessionId}`);
       // When it exits or its connection ends (a message over the SDK's limit stops it), the next prompt starts it again.

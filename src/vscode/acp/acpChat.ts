@@ -2,13 +2,14 @@
 // the built-in loop, the bridge agent or an ACP agent; the prompt goes to the ACP agent as
 // `session/prompt`; its session updates are drawn by `UpdateRenderer`, and the requests it makes of us
 // (each a turn of the executor) by the same `ReplyRenderer` as the built-in loop's — approvals, outcome
-// lines, Open diff. The chat's stop button sends `session/cancel`. A prompt is checkpointed before the first
-// write or command the agent asks of us and after it ends, so the reply ends with the undo buttons.
-import * as path from 'node:path';
+// lines, Open diff. The chat's stop button sends `session/cancel`. The reply's header names the agent's
+// mode (acpModes.ts); attachments go as acpPromptContent.ts makes them; an auth_required answer signs in.
+// A prompt is checkpointed before the first write or command the agent asks of us and after it ends, so
+// the reply ends with the undo buttons.
 import * as vscode from 'vscode';
 import type { TurnHost } from '../../acp/calls';
-import type { Acp } from '../../acp/sdk';
-import { MAX_ATTACHED_VALUE_CHARS } from '../chat/attachments';
+import { promptContent } from '../../acp/mapping';
+import { withSignIn } from '../../acp/session/auth';
 import type { ToolCall } from '../../executor';
 import type { Redactor } from '../../executor';
 import type { Turn } from '../../executor';
@@ -20,9 +21,9 @@ import { endReplyCheckpoint } from '../undo/undoButtons';
 import type { AcpAgents } from './acpAgents';
 import { BRIDGE_AGENT, BUILTIN_AGENT, chosenAgentSetting } from './acpAgentSettings';
 import { commandsText, deniedByOf, UpdateRenderer, usageFooter } from './updateRenderer';
-
-/** An attached plain value is cut here (as the built-in loop's attachments). */
-const MAX_ATTACHED_TEXT_CHARS = MAX_ATTACHED_VALUE_CHARS;
+import { modeChangedText, modeCommand, modeHeader } from './acpModes';
+import { promptAttachments } from './acpPromptContent';
+import { ATTACHMENT_REASON_MAX_CHARS } from '../chat/attachments';
 /** The prompt shown in a turn's label (Tool Calls view) is cut here (as the built-in loop's). */
 const TURN_LABEL_MAX_CHARS = 50;
 
@@ -99,6 +100,21 @@ export class AcpChat implements TurnHost {
     }
   }
 
+  /** `/mode` while an ACP agent takes prompts: the agent's modes and options; other words go to `otherwise`. */
+  async chooseMode(words: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, otherwise: () => Promise<vscode.ChatResult>): Promise<vscode.ChatResult> {
+    const route = this.route();
+    if (route.kind !== 'acp') return otherwise();
+    const controller = new AbortController();
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    try {
+      const agent = await this.agents.ready(route.name, controller.signal);
+      if (typeof agent === 'string') return { errorDetails: { message: agent } };
+      return await modeCommand(agent, route.name, words, stream, otherwise, controller.signal);
+    } finally {
+      cancel.dispose();
+    }
+  }
+
   async handle(request: vscode.ChatRequest, name: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
@@ -110,14 +126,27 @@ export class AcpChat implements TurnHost {
       const checkpoint = this.options.checkpoints?.begin(oneLine(this.options.redactor.redact(request.prompt), TURN_LABEL_MAX_CHARS));
       const prompt: ActivePrompt = { agent: name, request, stream, updates, turns: [], reported: [], ...(checkpoint ? { checkpoint } : {}) };
       this.active = prompt;
+      const sessionId = agent.sessionId;
+      const header = modeHeader(name, agent.connection.settings.get(sessionId));
+      if (header) stream.markdown(header);
       const unsubscribe = agent.connection.onUpdate((notification) => {
-        if (notification.sessionId === agent.sessionId && this.active === prompt) updates.render(notification.update);
+        if (notification.sessionId !== sessionId || this.active !== prompt) return;
+        if (notification.update.sessionUpdate === 'current_mode_update') {
+          updates.flush();
+          stream.markdown(modeChangedText(agent.connection.settings.get(sessionId)));
+        }
+        updates.render(notification.update);
       });
       const unsubscribeDenials = agent.connection.onDenied((denial) => {
         if (denial.sessionId === agent.sessionId && this.active === prompt) updates.denied(denial.toolCallId, denial.by);
       });
       try {
-        const answer = await agent.connection.prompt(agent.sessionId, [{ type: 'text', text: request.prompt }, ...this.attached(request)], controller.signal);
+        const read = (file: string, lines?: { first: number; last: number }) => agent.connection.readForPrompt(sessionId, file, lines, controller.signal);
+        const attached = await promptContent(await promptAttachments(request, this.options.redactor), agent.connection.agentInfo?.agentCapabilities?.promptCapabilities, read);
+        await Promise.all(prompt.turns);
+        for (const line of attached.notSent) stream.markdown(`\n\n*Not sent: ${this.options.redactor.redact(oneLine(line, ATTACHMENT_REASON_MAX_CHARS))}*\n\n`);
+        const blocks = [{ type: 'text' as const, text: request.prompt }, ...attached.blocks];
+        const answer = await withSignIn(agent.connection, this.agents.signIn(name), () => agent.connection.prompt(sessionId, blocks, controller.signal), controller.signal);
         updates.flush();
         await Promise.all(prompt.turns);
         if (answer.stopReason === 'refusal') return { errorDetails: { message: `The agent ${name} refused to go on.` }, metadata: { acp: name, stopReason: answer.stopReason } };
@@ -139,23 +168,6 @@ export class AcpChat implements TurnHost {
     } finally {
       cancel.dispose();
     }
-  }
-
-  /**
-   * What the user attached, as ACP content: a file or a range as a `resource_link` (the agent reads it with
-   * fs/read_text_file, through our Read: redaction and the ignore files apply), a plain value as redacted text.
-   */
-  private attached(request: vscode.ChatRequest): Acp.ContentBlock[] {
-    return (request.references ?? []).flatMap((reference): Acp.ContentBlock[] => {
-      const value = reference.value;
-      if (value instanceof vscode.Uri) return value.scheme === 'file' ? [{ type: 'resource_link', uri: value.toString(), name: path.basename(value.fsPath) }] : [];
-      if (value instanceof vscode.Location) {
-        const first = value.range.start.line + 1;
-        const last = value.range.end.line + 1;
-        return value.uri.scheme === 'file' ? [{ type: 'resource_link', uri: value.uri.toString(), name: path.basename(value.uri.fsPath), description: `lines ${first}-${last}` }] : [];
-      }
-      return typeof value === 'string' ? [{ type: 'text', text: this.options.redactor.redact(value).slice(0, MAX_ATTACHED_TEXT_CHARS) }] : [];
-    });
   }
 
   turnOptions() {

@@ -101,7 +101,7 @@ async function runAttachmentCalls(host: ChatHost, request: vscode.ChatRequest, s
 }
 
 /** `ChatReferenceBinaryData` (not in the API we build against): found by shape. */
-function isBinaryData(value: unknown): value is { readonly mimeType: string; data(): Thenable<Uint8Array> } {
+export function isBinaryData(value: unknown): value is { readonly mimeType: string; data(): Thenable<Uint8Array> } {
   return typeof value === 'object' && value !== null && typeof (value as { mimeType?: unknown }).mimeType === 'string' && typeof (value as { data?: unknown }).data === 'function';
 }
 

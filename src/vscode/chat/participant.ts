@@ -18,6 +18,8 @@ export interface AgentRouter {
   route(): { readonly kind: 'builtin' } | { readonly kind: 'default' } | { readonly kind: 'acp'; readonly name: string };
   chooseAgent(argument: string, stream: vscode.ChatResponseStream): vscode.ChatResult;
   listCommands(stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
+  /** `/mode` while an ACP agent takes prompts: its modes and options; words naming none of them go to `otherwise`. */
+  chooseMode(words: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, otherwise: () => Promise<vscode.ChatResult>): Promise<vscode.ChatResult>;
   handle(request: vscode.ChatRequest, name: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult>;
 }
 
@@ -31,6 +33,7 @@ export function registerChatParticipant(host: CommandHost, extensionUri: vscode.
       case 'run':
         return runPastedCalls(host, request.prompt, stream, token);
       case 'mode':
+        if (router?.route().kind === 'acp') return router.chooseMode(request.prompt, stream, token, () => switchMode(host, request.prompt, stream));
         return switchMode(host, request.prompt, stream);
       case 'compact':
         return compactConversation(host, request, context, stream, token);

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'node:test';
-import { AcpAgentConnection } from '../../../src/acp/connection';
+import { AcpAgentConnection, type AcpConnectionOptions } from '../../../src/acp/connection';
 import type { Step } from '../../../test/acp/scriptedAgent';
 import { ToolExecutor } from '../../../src/executor/executor';
 import { RulesPolicy, type RuleLists } from '../../../src/executor/policy/rulesPolicy';
@@ -45,6 +45,8 @@ export interface HarnessOptions {
   agentArgs?: string[];
   /** Take up this session with session/load instead of opening one. */
   loadSession?: string;
+  /** Answers the agent's forms (and offers elicitation). */
+  elicit?: AcpConnectionOptions['elicit'];
 }
 
 export interface AcpTestContext {
@@ -70,6 +72,7 @@ export async function startAcp(dir: string, options: HarnessOptions, cleanups: A
     approvals,
     workspaceFolders: () => [dir],
     clientInfo: { name: 'test', version: '0' },
+    ...(options.elicit ? { elicit: options.elicit } : {}),
   });
   cleanups.push(async () => {
     await connection.close();

@@ -6,6 +6,16 @@ export function uniqueSleep(): string {
   return `1000.${process.pid}${Math.floor(Math.random() * 1e6)}`;
 }
 
+/** Whether a process with this pid is there (signal 0 probes without sending anything). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Live (non-zombie) processes whose command line (arguments joined by spaces) and parent pid `match`. */
 export function livingProcesses(match: (cmdline: string, parent: number) => boolean): number[] {
   const found: number[] = [];
