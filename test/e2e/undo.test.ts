@@ -67,6 +67,7 @@ test('Undo this turn after the tour: greet.js has its bytes from before and numb
 
 test('a file the user changed after the turn: Undo lists it in the modal, Skip keeps the user’s bytes and removes the rest', () =>
   workbench.steps('undo-conflict', async () => {
+    await workbench.runCommand('Notifications: Clear All Notifications');
     // Back to the sample's state, so the tour edits greet.js and creates numbers.txt again.
     fs.writeFileSync(path.join(workbench.workspace, TOUR_FILE), ORIGINAL);
     fs.rmSync(path.join(workbench.workspace, TOUR_OUTPUT_FILE), { force: true });
@@ -99,6 +100,25 @@ test('a file the user changed after the turn: Undo lists it in the modal, Skip k
     assert.deepEqual(read(TOUR_FILE), mine, "Skip kept the user's bytes");
     await workbench.screenshot('undo-8-skipped');
     await workbench.closeAllEditors();
+  }));
+
+test("the Tool Calls view's turn menu: Undo This Turn on a round of the tour undoes the whole request", () =>
+  workbench.steps('undo-tool-calls-view', async () => {
+    await workbench.runCommand('Notifications: Clear All Notifications');
+    fs.writeFileSync(path.join(workbench.workspace, TOUR_FILE), ORIGINAL);
+    fs.rmSync(path.join(workbench.workspace, TOUR_OUTPUT_FILE), { force: true });
+    await tour();
+    assert.notDeepEqual(read(TOUR_FILE), ORIGINAL, 'the tour edited greet.js');
+    await workbench.runCommand('Agent Tool Executor: Show Tool Calls');
+    const view = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Tool Calls' }) });
+    // The view lists the newest turn first; each model round of the request is a turn of its own.
+    const round = view.locator('.monaco-list-row', { hasText: '@executor tour (round 2)' }).first();
+    await round.waitFor();
+    await round.click({ button: 'right' });
+    await workbench.page.getByRole('menuitem', { name: 'Undo This Turn' }).click();
+    await waitUntil('greet.js has its bytes from before the turn and numbers.txt is gone', () => same(read(TOUR_FILE), ORIGINAL) && read(TOUR_OUTPUT_FILE) === undefined);
+    await notification('Put back 2 paths.');
+    await workbench.screenshot('undo-9-tool-calls-view');
   }));
 
 /** Runs the tour in the chat and allows its Edit and its command; resolves with the finished reply. */
