@@ -36,6 +36,8 @@ test('Undo this turn after the tour: greet.js has its bytes from before and numb
     const created = read(TOUR_OUTPUT_FILE);
     assert.notDeepEqual(edited, ORIGINAL, 'the tour edited greet.js');
     assert.ok(created !== undefined && created.length > 0, 'the tour created numbers.txt');
+    await workbench.unfoldSteps(reply);
+    await reply.getByText('Workspace changes:').first().waitFor();
     await workbench.screenshot('undo-1-tour-reply');
 
     await workbench.clickReplyButton(reply, 'Undo this turn');

@@ -288,10 +288,16 @@ export class Workbench {
     await this.page.locator('.interactive-input-part .chat-attached-context', { hasText: name }).first().waitFor();
   }
 
-  /** Unfolds the steps a reply folded under "Completed N steps", so their buttons can be clicked. */
+  /**
+   * Unfolds the steps a reply folded under "Completed N steps", so their buttons can be clicked. The
+   * click is dispatched: scrolled to the top of a long reply, the label sits under the chat's sticky
+   * title, which would take a pointer click.
+   */
   async unfoldSteps(reply: Locator): Promise<void> {
     const folded = reply.getByText(/^Completed \d+ steps?/).first();
-    if (await folded.count()) await folded.click();
+    if (!(await folded.count())) return;
+    await folded.scrollIntoViewIfNeeded();
+    await folded.dispatchEvent('click');
   }
 
   /**
