@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { TOUR_FILE, TOUR_OUTPUT_FILE } from '../../src/vscode/demoModel/tour';
-import { Workbench } from './workbench';
+import { waitUntil, Workbench } from './workbench';
 
 /** The copy the workspace starts from: greet.js's bytes before any tour. */
 const ORIGINAL = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'examples', 'demo-workspace', TOUR_FILE));
@@ -34,21 +34,19 @@ test('Undo this turn after the tour: greet.js has its bytes from before and numb
     const reply = await tour();
     const edited = read(TOUR_FILE);
     const created = read(TOUR_OUTPUT_FILE);
-    assert.notDeepEqual(edited, ORIGINAL, 'the tour edited greet.js');
-    assert.ok(created !== undefined && created.length > 0, 'the tour created numbers.txt');
     await workbench.unfoldSteps(reply);
     await reply.getByText('Workspace changes:').first().waitFor();
     await workbench.screenshot('undo-1-tour-reply');
 
     await workbench.clickReplyButton(reply, 'Undo this turn');
     // Nobody changed the files since the turn: no modal; the undo writes at once.
-    await waitUntil('greet.js has its bytes from before the turn and numbers.txt is gone', () => same(read(TOUR_FILE), ORIGINAL) && read(TOUR_OUTPUT_FILE) === undefined);
+    await waitUntil('greet.js has its bytes from before the turn and numbers.txt is gone', UNDO_TIMEOUT_MS, () => same(read(TOUR_FILE), ORIGINAL) && read(TOUR_OUTPUT_FILE) === undefined);
     const undone = await notification('Put back 2 paths.');
     assert.equal(await undoDialogs().count(), 0, 'no conflict modal for files nobody changed');
     await workbench.screenshot('undo-2-undone');
 
     await undone.getByRole('button', { name: 'Redo', exact: true }).click();
-    await waitUntil('greet.js and numbers.txt have their bytes from after the turn again', () => same(read(TOUR_FILE), edited) && same(read(TOUR_OUTPUT_FILE), created));
+    await waitUntil('greet.js and numbers.txt have their bytes from after the turn again', UNDO_TIMEOUT_MS, () => same(read(TOUR_FILE), edited) && same(read(TOUR_OUTPUT_FILE), created));
     const redone = await notification('Redid 2 paths.');
     // A redo is reversed by Undo: a second "Redo" there would undo the turn again under the wrong name.
     assert.deepEqual(await redone.locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts(), ['Show Changes', 'Undo']);
@@ -69,12 +67,7 @@ test('Undo this turn after the tour: greet.js has its bytes from before and numb
 
 test('a file the user changed after the turn: Undo lists it in the modal, Skip keeps the user’s bytes and removes the rest', () =>
   workbench.steps('undo-conflict', async () => {
-    await workbench.runCommand('Notifications: Clear All Notifications');
-    // Back to the sample's state, so the tour edits greet.js and creates numbers.txt again.
-    fs.writeFileSync(path.join(workbench.workspace, TOUR_FILE), ORIGINAL);
-    fs.rmSync(path.join(workbench.workspace, TOUR_OUTPUT_FILE), { force: true });
     const reply = await tour();
-    assert.notDeepEqual(read(TOUR_FILE), ORIGINAL, 'the tour edited greet.js');
     const mine = Buffer.from(`${read(TOUR_FILE)!.toString('utf8')}\n// The user's own line, written after the turn.\n`);
     fs.writeFileSync(path.join(workbench.workspace, TOUR_FILE), mine);
 
@@ -97,7 +90,7 @@ test('a file the user changed after the turn: Undo lists it in the modal, Skip k
     await workbench.screenshot('undo-7-conflict-diff');
 
     await dialog.getByRole('button', { name: 'Skip Changed Files', exact: true }).click();
-    await waitUntil('numbers.txt is gone', () => read(TOUR_OUTPUT_FILE) === undefined);
+    await waitUntil('numbers.txt is gone', UNDO_TIMEOUT_MS, () => read(TOUR_OUTPUT_FILE) === undefined);
     await notification('Put back 1 path; skipped 1 changed since.');
     assert.deepEqual(read(TOUR_FILE), mine, "Skip kept the user's bytes");
     await workbench.screenshot('undo-8-skipped');
@@ -106,25 +99,32 @@ test('a file the user changed after the turn: Undo lists it in the modal, Skip k
 
 test("the Tool Calls view's turn menu: Undo This Turn on a round of the tour undoes the whole request", () =>
   workbench.steps('undo-tool-calls-view', async () => {
-    await workbench.runCommand('Notifications: Clear All Notifications');
-    fs.writeFileSync(path.join(workbench.workspace, TOUR_FILE), ORIGINAL);
-    fs.rmSync(path.join(workbench.workspace, TOUR_OUTPUT_FILE), { force: true });
     await tour();
-    assert.notDeepEqual(read(TOUR_FILE), ORIGINAL, 'the tour edited greet.js');
     await workbench.runCommand('Agent Tool Executor: Show Tool Calls');
     const view = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Tool Calls' }) });
     // The view lists the newest turn first; each model round of the request is a turn of its own.
     const round = view.locator('.monaco-list-row', { hasText: '@executor tour (round 2)' }).first();
     await round.waitFor();
     await round.click({ button: 'right' });
-    await workbench.page.getByRole('menuitem', { name: 'Undo This Turn' }).click();
-    await waitUntil('greet.js has its bytes from before the turn and numbers.txt is gone', () => same(read(TOUR_FILE), ORIGINAL) && read(TOUR_OUTPUT_FILE) === undefined);
+    // Chosen with the keyboard: a click landing while the menu still opens is dropped and leaves it open.
+    const item = workbench.page.getByRole('menuitem', { name: 'Undo This Turn' });
+    await item.hover();
+    await workbench.page.keyboard.press('Enter');
+    await item.waitFor({ state: 'hidden' });
+    await waitUntil('greet.js has its bytes from before the turn and numbers.txt is gone', UNDO_TIMEOUT_MS, () => same(read(TOUR_FILE), ORIGINAL) && read(TOUR_OUTPUT_FILE) === undefined);
     await notification('Put back 2 paths.');
     await workbench.screenshot('undo-9-tool-calls-view');
   }));
 
-/** Runs the tour in the chat and allows its Edit and its command; resolves with the finished reply. */
+/**
+ * Puts greet.js back as the sample has it (so the tour edits it again), removes numbers.txt and
+ * clears the notifications, then runs the tour in the chat and allows its Edit and its command.
+ * Resolves with the finished reply once the turn's changes are on disk.
+ */
 async function tour(): Promise<Locator> {
+  await workbench.runCommand('Notifications: Clear All Notifications');
+  fs.writeFileSync(path.join(workbench.workspace, TOUR_FILE), ORIGINAL);
+  fs.rmSync(path.join(workbench.workspace, TOUR_OUTPUT_FILE), { force: true });
   const reply = await workbench.chat('@executor tour');
   await workbench.approvalDialog('Edit').waitFor({ timeout: TOUR_TIMEOUT_MS });
   await workbench.page.getByRole('button', { name: 'Allow', exact: true }).click();
@@ -132,6 +132,8 @@ async function tour(): Promise<Locator> {
   await workbench.page.getByRole('button', { name: 'Allow', exact: true }).click();
   await workbench.replyDone(reply, TOUR_TIMEOUT_MS);
   await reply.locator('.monaco-button', { hasText: 'Undo this turn' }).first().waitFor();
+  assert.notDeepEqual(read(TOUR_FILE), ORIGINAL, 'the tour edited greet.js');
+  assert.ok((read(TOUR_OUTPUT_FILE)?.length ?? 0) > 0, 'the tour created numbers.txt');
   return reply;
 }
 
@@ -167,12 +169,4 @@ function read(name: string): Buffer | undefined {
 
 function same(actual: Buffer | undefined, expected: Buffer | undefined): boolean {
   return actual !== undefined && expected !== undefined && actual.equals(expected);
-}
-
-async function waitUntil(what: string, check: () => boolean, timeoutMs = UNDO_TIMEOUT_MS): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }

@@ -381,6 +381,15 @@ export class Workbench {
   }
 }
 
+/** Polls `check` until it holds (a file on disk, a process gone); fails naming `what` after `timeoutMs`. */
+export async function waitUntil(what: string, timeoutMs: number, check: () => boolean): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** True once the extension's log file under `logs` has its activation line. */
 function activationLogged(logs: string): boolean {
   return activatedLine(logs) !== undefined;
