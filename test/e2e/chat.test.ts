@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { Workbench } from './workbench';
+import { UI_TIMEOUT_MS, waitUntil, Workbench } from './workbench';
 
 /** The tour's edited file (src/vscode/demoModel/tour.ts), and the copy the workspace starts from. */
 const TOUR_FILE = 'src/greet.js';
@@ -138,12 +138,12 @@ test('the stop button during a long command ends it and its process tree', () =>
     const reply = await workbench.chat('@executor slow');
     await workbench.approvalDialog('Bash').waitFor({ timeout: TOUR_TIMEOUT_MS });
     await workbench.page.getByRole('button', { name: 'Allow', exact: true }).click();
-    await waitFor(() => sleeping().length > 0, 'the slow command started');
+    await waitUntil('the slow command started', UI_TIMEOUT_MS, () => sleeping().length > 0);
     await reply.getByText(/Running Bash sleep 30/).first().waitFor();
     await workbench.screenshot('chat-8-running');
     await workbench.stopChat();
     await workbench.replyDone(reply);
-    await waitFor(() => sleeping().length === 0, 'the slow command and its tree ended');
+    await waitUntil('the slow command and its tree ended', UI_TIMEOUT_MS, () => sleeping().length === 0);
     // VS Code takes no more reply text once stopped (and keeps no metadata of a stopped reply):
     // the reply ends where it was, and the command's process tree is gone.
     await workbench.screenshot('chat-9-stopped');
@@ -155,13 +155,5 @@ function sleeping(): string[] {
     return execFileSync('pgrep', ['-f', '^sleep 30$'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
   } catch {
     return [];
-  }
-}
-
-async function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -288,10 +288,16 @@ export class Workbench {
     await this.page.locator('.interactive-input-part .chat-attached-context', { hasText: name }).first().waitFor();
   }
 
-  /** Unfolds the steps a reply folded under "Completed N steps", so their buttons can be clicked. */
+  /**
+   * Unfolds the steps a reply folded under "Completed N steps", so their buttons can be clicked. The
+   * click is dispatched: scrolled to the top of a long reply, the label sits under the chat's sticky
+   * title, which would take a pointer click.
+   */
   async unfoldSteps(reply: Locator): Promise<void> {
     const folded = reply.getByText(/^Completed \d+ steps?/).first();
-    if (await folded.count()) await folded.click();
+    if (!(await folded.count())) return;
+    await folded.scrollIntoViewIfNeeded();
+    await folded.dispatchEvent('click');
   }
 
   /**
@@ -372,6 +378,15 @@ export class Workbench {
       fs.rmSync(this.scratch.root, { recursive: true, force: true });
     }
     return left;
+  }
+}
+
+/** Polls `check` until it holds (a file on disk, a process gone); fails naming `what` after `timeoutMs`. */
+export async function waitUntil(what: string, timeoutMs: number, check: () => boolean): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

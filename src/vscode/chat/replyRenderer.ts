@@ -123,14 +123,16 @@ export class ReplyRenderer implements vscode.Disposable {
   private changes(result: ToolCallResult): void {
     if (result.changes.length === 0) return;
     this.stream.markdown('\nWorkspace changes:\n');
+    // A list item each, its sign escaped (a bare `+` would start a list of its own, `~` would not),
+    // and a blank line after, so the model's next words start a paragraph instead of joining the last item.
     for (const change of result.changes.slice(0, MAX_CHANGES_SHOWN)) {
       const sign = change.kind === 'created' ? '+' : change.kind === 'modified' ? '~' : '−';
-      this.stream.markdown(`\n${sign} `);
+      this.stream.markdown(`\n- ${escapeMarkdown(sign)} `);
       if (change.kind === 'deleted') this.stream.markdown(`${escapeMarkdown(change.path)} (deleted)`);
       else this.stream.anchor(vscode.Uri.file(change.absolutePath), change.path);
     }
     const more = result.changes.length - MAX_CHANGES_SHOWN;
-    this.stream.markdown(more > 0 ? `\n… and ${more} more\n` : '\n');
+    this.stream.markdown(more > 0 ? `\n- … and ${more} more\n\n` : '\n\n');
   }
 
   private relative(file: string): string {

@@ -43,7 +43,7 @@ export function nextStep(request: DemoRequest): DemoStep {
 const HELP = [
   'I am a scripted demo model: I run offline and understand only a few prompts.',
   '',
-  '- **demo** or **tour**: read and search the sample workspace, edit `src/greet.js` (asks for approval), run a command with a long output, then summarise.',
+  '- **demo** or **tour**: read and search the sample workspace, edit `src/greet.js` (asks for approval), run a command with a long output (kept in `numbers.txt`), then summarise.',
   `- **slow** or **long command**: run a ${SLOW_COMMAND_SECONDS}-second command, to try the stop button.`,
   '- **fail** or **error**: raise a model error.',
   '- **recap**: list the tool results of the earlier prompts of this conversation.',

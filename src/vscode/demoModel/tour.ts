@@ -1,6 +1,7 @@
 // The "demo"/"tour" session on examples/demo-workspace: look around (Read and Grep in one response,
 // so they can run in parallel), edit a file (asks for approval in the default mode), run a command
-// whose long output is saved as an artifact, then summarise what happened, denials included.
+// whose long output is saved as an artifact (and kept in a new file, so the turn's undo has a file
+// the shell created to remove), then summarise what happened, denials included.
 import type { DemoStep, DemoTurn } from './conversation';
 import { callId, firstLine, outcomeOf, respond, text, toolCall, type DemoSession } from './session';
 
@@ -13,6 +14,10 @@ export const TOUR_EDIT_OLD = '// TODO: let callers choose the greeting.\nfunctio
 export const TOUR_EDIT_NEW = "function greet(name, greeting = 'Hello') {\n  return `${greeting}, ${titleCase(name)}!`;";
 /** Lines of `seq`: about 290 KB, past Bash's spill size (3 × its 30000-byte budget), so it becomes an artifact. */
 export const TOUR_OUTPUT_LINES = 50_000;
+/** The file the tour's command creates with its output. */
+export const TOUR_OUTPUT_FILE = 'numbers.txt';
+/** The tour's command: a large output, also written to a new file by the shell. */
+export const TOUR_COMMAND = `seq 1 ${TOUR_OUTPUT_LINES} | tee ${TOUR_OUTPUT_FILE}`;
 
 /** The executor's envelope of a saved output (executor/budget.ts): "Full output was saved to: <path>". */
 const SAVED_TO = /saved to:\s*(\S+)/i;
@@ -66,8 +71,8 @@ function edit(ids: Ids): DemoStep {
 function longCommand(ids: Ids, editWanted: boolean): DemoStep {
   const lead = editWanted ? '' : `\`${TOUR_FILE}\` has no TODO left to fix, so there is nothing to edit. `;
   return respond(
-    text(`${lead}Now a command with a long output: the executor should save it as an artifact and send me only a preview.`),
-    toolCall(ids.bash, 'Bash', { command: `seq 1 ${TOUR_OUTPUT_LINES}`, description: `Print ${TOUR_OUTPUT_LINES} numbers (a large output)` }),
+    text(`${lead}Now a command with a long output, kept in \`${TOUR_OUTPUT_FILE}\`: the executor should save the output as an artifact and send me only a preview.`),
+    toolCall(ids.bash, 'Bash', { command: TOUR_COMMAND, description: `Print ${TOUR_OUTPUT_LINES} numbers into ${TOUR_OUTPUT_FILE} (a large output)` }),
   );
 }
 
@@ -107,9 +112,9 @@ function editLine(result: string | undefined, wanted: boolean): string {
 
 function bashLine(result: string | undefined): string {
   const outcome = outcomeOf(result);
-  if (outcome !== 'done') return `The command \`seq 1 ${TOUR_OUTPUT_LINES}\` was ${outcome === 'missing' ? 'not run' : outcome}.`;
+  if (outcome !== 'done') return `The command \`${TOUR_COMMAND}\` was ${outcome === 'missing' ? 'not run' : outcome}.`;
   const saved = SAVED_TO.exec(result!);
   return saved
-    ? `\`seq 1 ${TOUR_OUTPUT_LINES}\` printed too much to send whole: the executor saved it as an artifact (${saved[1]}) and sent me a preview.`
-    : `\`seq 1 ${TOUR_OUTPUT_LINES}\` ran: ${firstLine(result!)}`;
+    ? `\`${TOUR_COMMAND}\` printed too much to send whole: the executor saved it as an artifact (${saved[1]}) and sent me a preview.`
+    : `\`${TOUR_COMMAND}\` ran: ${firstLine(result!)}`;
 }

@@ -12,6 +12,7 @@ import { HostTurnCheckpoint } from '../../node/checkpoints/hostTurn';
 import { undoTurn, type Conflict, type PlannedPath, type UndoOutcome } from '../../node/checkpoints/undo';
 import type { SnapshotContentProvider } from '../results/diffEditor';
 import { UNDO_BACK_TO_COMMAND, UNDO_TURN_COMMAND } from './undoButtons';
+import { conflictDetail, MAX_LISTED_CONFLICTS, outcomeText } from './undoText';
 
 export { UNDO_BACK_TO_COMMAND, UNDO_TURN_COMMAND } from './undoButtons';
 export const UNDO_LAST_TURN_COMMAND = 'agentToolExecutor.undoLastTurn';
@@ -27,9 +28,6 @@ export interface ChatTurnCheckpoint {
   /** The recorded turn, or undefined when the request wrote nothing. */
   end(reported: readonly string[]): Promise<TurnRecord | undefined>;
 }
-
-/** Conflicts listed in the modal; the rest are counted. */
-const MAX_LISTED_CONFLICTS = 10;
 
 export class TurnUndo implements vscode.Disposable {
   private store: CheckpointStore | undefined;
@@ -142,15 +140,7 @@ export class TurnUndo implements vscode.Disposable {
 
   private async askAboutConflicts(store: CheckpointStore, turnId: string, conflicts: readonly Conflict[]): Promise<'skip' | 'overwrite' | 'cancel'> {
     const turn = store.turn(turnId);
-    const later = [...new Set(conflicts.flatMap((conflict) => conflict.laterTurns))];
-    const lines = conflicts.slice(0, MAX_LISTED_CONFLICTS).map((conflict) => `• ${this.shown(conflict.path)}${conflict.laterTurns.length > 0 ? ' (changed by a later turn)' : ''}`);
-    if (conflicts.length > MAX_LISTED_CONFLICTS) lines.push(`… and ${conflicts.length - MAX_LISTED_CONFLICTS} more`);
-    const detail = [
-      `${conflicts.length === 1 ? 'This file has' : 'These files have'} changed since the turn${later.length > 0 ? `, ${later.length === 1 ? 'by a later turn' : `by ${later.length} later turns`} or by you` : ', by you or another program'}:`,
-      ...lines,
-      '',
-      'Skip keeps them as they are now; Overwrite puts them back as they were before the turn.',
-    ].join('\n');
+    const detail = conflictDetail(conflicts, (file) => this.shown(file));
     for (;;) {
       const answer = await vscode.window.showWarningMessage(`Undo "${turn?.title ?? turnId}"?`, { modal: true, detail }, 'Skip Changed Files', 'Overwrite', 'Show Diffs');
       if (answer === 'Skip Changed Files') return 'skip';
@@ -161,19 +151,15 @@ export class TurnUndo implements vscode.Disposable {
   }
 
   private async showOutcome(store: CheckpointStore, outcome: UndoOutcome): Promise<void> {
-    const parts = [`Put back ${outcome.restored.length} path${outcome.restored.length === 1 ? '' : 's'}`];
-    if (outcome.skipped.length > 0) parts.push(`skipped ${outcome.skipped.length} changed since`);
-    if (outcome.notRestorable.length > 0) parts.push(`${outcome.notRestorable.length} could not be restored (${[...new Set(outcome.notRestorable.map((entry) => entry.reason))].join(', ')})`);
-    if (outcome.failed.length > 0) parts.push(`${outcome.failed.length} failed: ${outcome.failed.map((entry) => `${this.shown(entry.path)}: ${entry.error}`).join('; ')}`);
-    const actions = outcome.record ? ['Show Changes', 'Redo'] : ['Show Changes'];
-    const answer = await vscode.window.showInformationMessage(`${parts.join('; ')}.`, ...actions);
-    if (answer === 'Redo' && outcome.record) await this.undo(outcome.record.turnId);
+    const text = outcomeText(outcome, (file) => this.shown(file));
+    const answer = await vscode.window.showInformationMessage(text.message, ...text.actions);
+    if (answer !== undefined && answer === text.reverse && outcome.record) await this.undo(outcome.record.turnId);
     if (answer !== 'Show Changes') return;
     const picked = await vscode.window.showQuickPick(
       outcome.restored.map((entry) => ({ label: this.shown(entry.path), description: VERB[entry.kind], entry })),
-      { title: 'What the undo put back', placeHolder: 'Open a diff (before the undo ↔ now)' },
+      { title: text.pickTitle, placeHolder: `Open a diff (${text.diffCaption})` },
     );
-    if (picked) await this.openDiff(store, outcome.record?.before, picked.entry, 'before the undo ↔ now');
+    if (picked) await this.openDiff(store, outcome.record?.before, picked.entry, text.diffCaption);
   }
 
   private async openDiff(store: CheckpointStore, checkpointId: string | undefined, entry: PlannedPath, caption: string): Promise<void> {

@@ -19,7 +19,7 @@ import { chunkText, TEXT_CHUNKS } from '../../../src/vscode/demoModel/chunks';
 import { estimateTokens, toDemoMessage, type DemoMessage, type DemoOutputPart, type DemoStep } from '../../../src/vscode/demoModel/conversation';
 import { FAIL_MESSAGE, nextStep } from '../../../src/vscode/demoModel/script';
 import { SLOW_COMMAND } from '../../../src/vscode/demoModel/slowCommand';
-import { TOUR_EDIT_OLD, TOUR_FILE } from '../../../src/vscode/demoModel/tour';
+import { TOUR_EDIT_OLD, TOUR_FILE, TOUR_OUTPUT_FILE, TOUR_OUTPUT_LINES } from '../../../src/vscode/demoModel/tour';
 
 const REPO = path.join(__dirname, '..', '..', '..', '..');
 const SAMPLE_WORKSPACE = path.join(REPO, 'examples', 'demo-workspace');
@@ -124,6 +124,7 @@ describe('the scripted demo model', () => {
     assert.match(summary, /Grep found 1 line with TODO/);
     assert.match(summary, /I edited `src\/greet\.js`/);
     assert.match(summary, /saved it as an artifact \(\S+tool-result-\S+\.txt\)/);
+    assert.equal(fs.readFileSync(path.join(dir, TOUR_OUTPUT_FILE), 'utf8').split('\n').length, TOUR_OUTPUT_LINES + 1, 'the command created its file');
   });
 
   it('says so in the summary when the user denies the edit and the command', async () => {
@@ -133,7 +134,8 @@ describe('the scripted demo model', () => {
     assert.deepEqual(rounds, [['Read', 'Grep'], ['Edit'], ['Bash'], []]);
     assert.ok(fs.readFileSync(path.join(dir, TOUR_FILE), 'utf8').includes(TOUR_EDIT_OLD), 'the file is unchanged');
     assert.match(summary, /The edit of `src\/greet\.js` was denied, so the file is unchanged\./);
-    assert.match(summary, /`seq 1 \d+` was denied/);
+    assert.match(summary, /`seq 1 \d+ \| tee numbers\.txt` was denied/);
+    assert.equal(fs.existsSync(path.join(dir, TOUR_OUTPUT_FILE)), false, 'the denied command created no file');
   });
 
   it('starts over on a follow-up prompt in the same conversation, with new call ids, and skips an edit already made', async () => {

@@ -47,6 +47,19 @@ suite('undo of a chat turn', () => {
     assert.equal(fs.readFileSync(file(), 'utf8'), 'written by the turn');
   });
 
+  test("the reply's Workspace changes list is a list of its own: the model's next words are not part of its last item", async () => {
+    (await extensionApi()).testing.setApprovalResponder(() => ({ kind: 'allowOnce' }));
+    const parts = await writeThroughChat(name, 'written by the turn');
+    // Anchors shown by their label, as the chat renders them inline.
+    const shown = parts
+      .filter((part) => part.method === 'markdown' || part.method === 'anchor')
+      .map((part) => (part.method === 'anchor' ? `[${String(part.args[1])}]` : typeof part.args[0] === 'string' ? part.args[0] : (part.args[0] as vscode.MarkdownString).value))
+      .join('');
+    const list = /Workspace changes:\n([\s\S]*?)Wrote /.exec(shown);
+    assert.ok(list, `a Workspace changes list, then the model's words: ${JSON.stringify(shown)}`);
+    assert.match(list[1]!, /^\n- \\\+ \[undo-me\.txt\]\n\n$/, `one item marked created, and a blank line before the next paragraph: ${JSON.stringify(list[1])}`);
+  });
+
   test('a request that wrote nothing offers no undo', async () => {
     fs.writeFileSync(file(), 'read me');
     const model = await waitFor('the window model', async () => (await vscode.lm.selectChatModels({ vendor: 'window-model', id: 'window-8k' }))[0]);
