@@ -168,7 +168,7 @@ function wireChat(context: vscode.ExtensionContext, basics: Basics, core: CoreOn
   const workspaceFolders = () => basics.workspaceFolders;
   const version = String(context.extension.packageJSON.version);
   // Each `@executor` request (the built-in loop's, the bridge agent's, an ACP agent's) is checkpointed before its first write, so the reply can undo it.
-  const turnUndo = new TurnUndo(basics.storageRoot, workspaceFolders, basics.snapshots);
+  const turnUndo = new TurnUndo(basics.storageRoot, workspaceFolders, basics.snapshots, basics.approvalClient);
   context.subscriptions.push(turnUndo);
   const agent = new AgentBridge({ executor, logger, version, participantId: PARTICIPANT_ID, redactor, diffLinks, workspaceFolders, checkpoints: turnUndo });
   context.subscriptions.push(agent);

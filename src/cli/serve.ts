@@ -45,7 +45,7 @@ export async function serveStdio(args: ServeArgs, io: ServeIo): Promise<number> 
   const moduleTools = await loadModuleTools(args, io);
   const { executor, close } = await createCliExecutor(args, io, workspace, moduleTools, approvalClientFor(args));
   try {
-    const { framing } = await serveConnection(executor, io, storeCheckpoints(checkpointStoreFor(workspace, args.artifacts, io.cwd), [workspace]));
+    const { framing } = await serveConnection(executor, io, storeCheckpoints(checkpointStoreFor(workspace, args.artifacts, io.cwd), [workspace], args.approve === 'allow'));
     return framing === undefined ? 0 : SERVE_FRAMING_EXIT_CODE;
   } finally {
     await close();
@@ -110,15 +110,21 @@ export async function serveConnection(executor: ToolExecutor, io: Omit<ServeIo, 
   return { reason, ...(framing !== undefined ? { framing } : {}) };
 }
 
-/** Each turn checkpointed on its own; an undo overwrites what changed since only when the agent says `force`. */
-export function storeCheckpoints(store: CheckpointStore, folders: readonly string[]): BridgeCheckpoints {
+/**
+ * Each turn checkpointed on its own; an undo overwrites what changed since only when the agent says `force`.
+ * An undo writes files that no rule judges, so the agent may ask for one only under `--approve allow`.
+ */
+export function storeCheckpoints(store: CheckpointStore, folders: readonly string[], agentMayUndo: boolean): BridgeCheckpoints {
   return {
     begin: (title) => {
       const turn = new HostTurnCheckpoint(store, `serve-${randomUUID().slice(0, 8)}`, title, folders);
       return { checkpoint: turn, end: (reported) => turn.end(reported) };
     },
     turns: () => store.turns(),
-    undoFromAgent: (undoId, force) => undoTurn(store, undoId, () => (force ? 'overwrite' : 'skip')),
+    undoFromAgent: (undoId, force) => {
+      if (!agentMayUndo) return Promise.reject(new Error('tool-exec serve has nobody to ask whether the agent may undo a turn (pass --approve allow, or run tool-exec undo yourself)'));
+      return undoTurn(store, undoId, () => (force ? 'overwrite' : 'skip'));
+    },
   };
 }
 

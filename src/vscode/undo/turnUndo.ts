@@ -5,14 +5,14 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { disposableStore } from '../../common/lifecycle';
-import type { TurnCheckpoint } from '../../executor';
+import type { ApprovalClient, TurnCheckpoint } from '../../executor';
 import { AGENT_IGNORE_FILES } from '../../executor';
 import { CheckpointStore, type TurnRecord } from '../../node/checkpoints/checkpointStore';
 import { HostTurnCheckpoint } from '../../node/checkpoints/hostTurn';
-import { undoTurn, type Conflict, type PlannedPath, type UndoOutcome } from '../../node/checkpoints/undo';
+import { planUndo, undoTurn, type Conflict, type PlannedPath, type UndoOutcome } from '../../node/checkpoints/undo';
 import type { SnapshotContentProvider } from '../results/diffEditor';
 import { UNDO_BACK_TO_COMMAND, UNDO_TURN_COMMAND } from './undoButtons';
-import { conflictDetail, MAX_LISTED_CONFLICTS, outcomeText } from './undoText';
+import { agentUndoDetail, conflictDetail, MAX_LISTED_CONFLICTS, outcomeText } from './undoText';
 
 export { UNDO_BACK_TO_COMMAND, UNDO_TURN_COMMAND } from './undoButtons';
 export const UNDO_LAST_TURN_COMMAND = 'agentToolExecutor.undoLastTurn';
@@ -39,6 +39,8 @@ export class TurnUndo implements vscode.Disposable {
     private readonly storageRoot: vscode.Uri,
     private readonly folders: () => readonly string[],
     private readonly snapshots: SnapshotContentProvider,
+    /** Who allows an agent's undo (the approval modal); without one, an agent's undo is refused. */
+    private readonly approvals?: ApprovalClient,
   ) {
     this.disposables.addAll(
       vscode.commands.registerCommand(UNDO_TURN_COMMAND, (turnId?: string) => this.undo(turnId)),
@@ -91,14 +93,29 @@ export class TurnUndo implements vscode.Disposable {
   }
 
   /**
-   * An agent's undo (the bridge's `executor/undoTurn`): paths changed since the turn are skipped unless the
-   * agent says `force`, and then the user decides in the same modal as for their own undo.
+   * An agent's undo (the bridge's `executor/undoTurn`) writes files, so the user allows it first, shown every
+   * path it would write; paths changed since the turn are skipped unless the agent says `force`, and then
+   * the user decides in the same modal as for their own undo.
    */
   async undoFromAgent(turnId: string, force: boolean): Promise<UndoOutcome> {
     const store = this.checkpoints();
+    const plan = planUndo(store, turnId);
+    const writes = plan.safe.length + (force ? plan.conflicts.length : 0);
+    if (writes > 0 && !(await this.agentMayUndo(turnId, agentUndoDetail(plan, force, (file) => this.shown(file)), force))) {
+      return { record: undefined, restored: [], skipped: [], notRestorable: plan.notRestorable, failed: [], cancelled: true };
+    }
     const outcome = await undoTurn(store, turnId, (conflicts) => (force ? this.askAboutConflicts(store, turnId, conflicts) : 'skip'));
     if (!outcome.cancelled) void this.showOutcome(store, outcome);
     return outcome;
+  }
+
+  private async agentMayUndo(turnId: string, detail: string, force: boolean): Promise<boolean> {
+    if (!this.approvals) return false;
+    const answer = await this.approvals.requestApproval(
+      { callId: `undo-${turnId}`, toolName: 'Undo', input: { turnId, force }, reason: 'an agent asks to undo a turn, which writes files', preview: { title: 'Undo a turn', detail }, sessionAllowed: false },
+      new AbortController().signal,
+    );
+    return answer.kind !== 'deny';
   }
 
   /** Undoes every turn from the newest back to `turnId`, newest first, each asked about on its own. */

@@ -1,6 +1,6 @@
 // What undo says: the modal about paths changed since the turn, and the notification after an undo
 // or a redo with the button that reverses it (a redo is undone by "Undo", an undo by "Redo").
-import type { Conflict, UndoOutcome } from '../../node/checkpoints/undo';
+import type { Conflict, PlannedPath, UndoOutcome, UndoPlan } from '../../node/checkpoints/undo';
 
 /** Conflicts listed in the modal; the rest are counted. */
 export const MAX_LISTED_CONFLICTS = 10;
@@ -48,4 +48,22 @@ export function outcomeText(outcome: UndoOutcome, shown: (file: string) => strin
     pickTitle: `What the ${what} put back`,
     diffCaption: `before the ${what} ↔ now`,
   };
+}
+
+/** Paths an agent's undo request lists in the approval; the rest are counted. */
+export const MAX_LISTED_AGENT_PATHS = 20;
+
+const AGENT_VERB: Record<PlannedPath['kind'], string> = { created: 'remove', modified: 'put back', deleted: 'bring back' };
+
+/** What an agent's undo would write, for the approval it needs: each path and what happens to it. */
+export function agentUndoDetail(plan: UndoPlan, force: boolean, shown: (file: string) => string): string {
+  const writes: (PlannedPath & { readonly changedSince?: boolean })[] = [...plan.safe, ...(force ? plan.conflicts.map((conflict) => ({ ...conflict, changedSince: true })) : [])];
+  const lines = writes.slice(0, MAX_LISTED_AGENT_PATHS).map((entry) => `• ${AGENT_VERB[entry.kind]} ${shown(entry.path)}${entry.changedSince ? ' (changed since the turn: you are asked next)' : ''}`);
+  if (writes.length > MAX_LISTED_AGENT_PATHS) lines.push(`… and ${writes.length - MAX_LISTED_AGENT_PATHS} more`);
+  const kept = force ? [] : plan.conflicts;
+  return [
+    `The agent asks to undo "${plan.turn.title}". This would:`,
+    ...lines,
+    ...(kept.length > 0 ? ['', `${kept.length} file${kept.length === 1 ? '' : 's'} changed since the turn ${kept.length === 1 ? 'stays' : 'stay'} as ${kept.length === 1 ? 'it is' : 'they are'}.`] : []),
+  ].join('\n');
 }

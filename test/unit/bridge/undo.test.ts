@@ -39,11 +39,12 @@ afterEach(async () => {
   }
 });
 
-async function serve(): Promise<Served> {
-  const workspace = join(base, `ws-${++folders}`);
-  const artifacts = join(base, `artifacts-${folders}`);
-  fs.mkdirSync(workspace);
-  const child = spawn(process.execPath, [CLI, 'serve', '--stdio', '--workspace', workspace, '--artifacts', artifacts, '--approve', 'allow'], { stdio: ['pipe', 'pipe', 'ignore'] });
+/** A `tool-exec serve` over a new workspace, or over `reuse`'s (its checkpoints too); `--approve allow` unless `approve` is false. */
+async function serve(reuse?: Served, approve = true): Promise<Served> {
+  const workspace = reuse?.workspace ?? join(base, `ws-${++folders}`);
+  const artifacts = reuse?.artifacts ?? join(base, `artifacts-${folders}`);
+  fs.mkdirSync(workspace, { recursive: true });
+  const child = spawn(process.execPath, [CLI, 'serve', '--stdio', '--workspace', workspace, '--artifacts', artifacts, ...(approve ? ['--approve', 'allow'] : [])], { stdio: ['pipe', 'pipe', 'ignore'] });
   children.push(child);
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   connection.listen();
@@ -118,6 +119,18 @@ describe('tool-exec serve: undo of a bridge turn through the protocol', () => {
     assert.deepEqual(forced.restored.map((entry) => [entry.path, entry.was]), [[file, 'modified']]);
     assert.deepEqual(forced.skipped, []);
     assert.equal(fs.readFileSync(file, 'utf8'), 'before\n');
+  });
+
+  it('an agent may not undo without --approve allow: nobody could be asked, so nothing is written', async () => {
+    const first = await serve();
+    const answer = await first.connection.sendRequest<{ undoId?: string }>('executor/executeBatch', {
+      turnId: 't',
+      calls: [{ id: 'w', name: 'Write', input: { file_path: join(first.workspace, 'a.txt'), content: 'from Write\n' } }],
+    });
+    assert.ok(answer.undoId);
+    const unasked = await serve(first, false);
+    await assert.rejects(unasked.connection.sendRequest('executor/undoTurn', { undoId: answer.undoId }), /nobody to ask whether the agent may undo a turn/);
+    assert.equal(fs.readFileSync(join(first.workspace, 'a.txt'), 'utf8'), 'from Write\n');
   });
 
   it('a turn that wrote nothing has no undoId; an unknown id and bad params are errors', async () => {

@@ -91,10 +91,16 @@ suite('Agent bridge (vscode-languageclient)', () => {
     }
   });
 
-  test('the agent\'s executor/undoTurn undoes the reply\'s turn through the extension\'s checkpoints; a file the user changed since is skipped and named', async function () {
+  test('the agent\'s executor/undoTurn asks the user, shown every path it would write, then undoes the reply\'s turn through the extension\'s checkpoints; a file the user changed since is skipped and named', async function () {
     this.timeout(60_000);
     const api = await extensionApi();
-    api.testing.setApprovalResponder(() => ({ kind: 'allowOnce' }));
+    let undoAnswer: 'allowOnce' | 'deny' = 'deny';
+    const undoAsked: string[] = [];
+    api.testing.setApprovalResponder((request) => {
+      if (request.toolName !== 'Undo') return { kind: 'allowOnce' };
+      undoAsked.push(request.preview?.detail ?? '');
+      return { kind: undoAnswer };
+    });
     const written = path.join(workspaceRoot().fsPath, `bridge-undo-written-${process.pid}-${Date.now()}.txt`);
     const made = path.join(workspaceRoot().fsPath, `bridge-undo-made-${process.pid}-${Date.now()}.txt`);
     const script = path.join(dir, 'undo.json');
@@ -111,8 +117,19 @@ suite('Agent bridge (vscode-languageclient)', () => {
       await waitFor('the agent to be initialized', () => entries().find((entry) => entry.kind === 'initialize'));
       assert.equal((await prompt('write both')).errorDetails, undefined);
       fs.writeFileSync(written, 'changed by the user afterwards\n');
+      // Denied: nothing is written, and the agent hears it was cancelled.
       assert.equal((await prompt('undo it')).errorDetails, undefined);
-      const undone = entries().find((entry) => entry.kind === 'undo')?.undone as { restored: { path: string; was: string }[]; skipped: { path: string }[] };
+      const refused = entries().filter((entry) => entry.kind === 'undo').at(-1)?.undone as { cancelled: boolean; restored: unknown[] };
+      assert.equal(refused.cancelled, true);
+      assert.deepEqual(refused.restored, []);
+      assert.equal(fs.existsSync(made), true);
+      assert.equal(undoAsked.length, 1);
+      assert.match(undoAsked[0]!, new RegExp(`remove .*${path.basename(made).replace(/[.]/g, '\\.')}`));
+      assert.match(undoAsked[0]!, /1 file changed since the turn stays as it is/);
+      undoAnswer = 'allowOnce';
+      assert.equal((await prompt('undo it')).errorDetails, undefined);
+      assert.equal(undoAsked.length, 2);
+      const undone = entries().filter((entry) => entry.kind === 'undo').at(-1)?.undone as { restored: { path: string; was: string }[]; skipped: { path: string }[] };
       assert.deepEqual(undone.restored.map((entry) => [entry.path, entry.was]), [[made, 'created']]);
       assert.deepEqual(undone.skipped.map((entry) => entry.path), [written]);
       assert.equal(fs.existsSync(made), false);
