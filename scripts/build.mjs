@@ -110,10 +110,14 @@ function lazyFile(name, filter, file, from = () => true) {
  *   Everything using vscode-jsonrpc's classes is in it, so there is one copy of them (`instanceof ResponseError`).
  * - `acp-sdk.js`: the ACP SDK, loaded by `loadAcp` when the first ACP agent starts.
  * - `unbash.js`: the bash parser, loaded by the first command split (a Bash call or a Bash rule).
+ * - `endpoint-models.js`: what talks to the endpoints of the user's own models (src/vscode/models/endpointRequests.ts:
+ *   a request's stream, the two commands, the wire formats of src/models/), loaded by a chat's first request to one
+ *   of them or by one of the commands; the model picker lists them from the setting alone.
  */
 const lazyAgentBridge = lazyFile('lazy-agent-bridge', /^\.\/hosted$/, 'agent-bridge.js', (importer) => /[\\/]src[\\/]vscode[\\/]bridge[\\/]agentBridge\.ts$/.test(importer));
 const lazyAcpSdk = lazyFile('lazy-acp-sdk', /^@agentclientprotocol\/sdk$/, 'acp-sdk.js');
 const lazyUnbash = lazyFile('lazy-unbash', /^unbash$/, 'unbash.js');
+const lazyEndpointModels = lazyFile('lazy-endpoint-models', /^\.\/endpointRequests$/, 'endpoint-models.js', (importer) => /[\\/]src[\\/]vscode[\\/]models[\\/]provider\.ts$/.test(importer));
 /**
  * The CLI's `import()` of `--tools` modules is `dist/cli-import.js` (src/cli/toolModules/importModule.ts): the launcher may
  * compile `cli-main.js` from a V8 code cache, where Node 20 has no `import()` (src/cli/launch/cliCodeCache.ts).
@@ -227,6 +231,9 @@ const importedOnce = {
  * - In `extension-main.js` each such module is a stand-in: its export names (read here, from a bundle of the
  *   module itself) are getters into the module in the core, so a class or function keeps one identity
  *   (`instanceof CancellationError` holds on both sides) and each module has one copy.
+ *   The getters are on the stand-in's prototype: esbuild gives each file that imports a CommonJS module a copy of
+ *   its own properties (`__toESM`, a getter per name) and keeps the prototype, so an import copies no name
+ *   (docs/MEASUREMENTS.md, "Bundle").
  * - `extension-core.js` is built once the glue's build has said which modules it imports: its entry maps each
  *   module's id (its path from the repository root) to its namespace.
  * Modules both sides may hold (`SHARED`), stateless and without classes, so that two copies change nothing: the
@@ -285,8 +292,9 @@ function coreOnFirstUse(coreOptions) {
           resolveDir: process.cwd(),
           contents: [
             `const { coreModule } = require(${JSON.stringify(LOADER)});`,
-            "Object.defineProperty(exports, '__esModule', { value: true });",
-            `for (const name of ${JSON.stringify(exported)}) Object.defineProperty(exports, name, { enumerable: true, get: () => coreModule(${JSON.stringify(args.path)})[name] });`,
+            'const names = {};',
+            `for (const name of ${JSON.stringify(exported)}) Object.defineProperty(names, name, { enumerable: true, get: () => coreModule(${JSON.stringify(args.path)})[name] });`,
+            "module.exports = Object.create(names, { __esModule: { value: true } });",
           ].join('\n'),
         };
       });
@@ -336,6 +344,7 @@ const targets = [
       lazyAgentBridge,
       lazyAcpSdk,
       lazyUnbash,
+      lazyEndpointModels,
     ],
   },
   // The extension's `main` (package.json): a few KB that start `extension-main.js` (src/extensionLauncher.ts).
@@ -343,6 +352,7 @@ const targets = [
   // What the extension's stand-ins above load (the CLI bundles these parts itself).
   { ...common, entryPoints: ['src/vscode/bridge/hosted.ts'], outfile: `${outdir}/agent-bridge.js`, external: ['vscode'], plugins: [importedOnce, ...common.plugins, lazyZod] },
   { ...common, entryPoints: ['@agentclientprotocol/sdk'], outfile: `${outdir}/acp-sdk.js`, plugins: [...common.plugins, lazyZod] },
+  { ...common, entryPoints: ['src/vscode/models/endpointRequests.ts'], outfile: `${outdir}/endpoint-models.js`, external: ['vscode'], plugins: [importedOnce, ...common.plugins] },
   { ...common, entryPoints: ['zod'], outfile: `${outdir}/zod.js` },
   { ...common, entryPoints: ['unbash'], outfile: `${outdir}/unbash.js` },
   // What the stand-in above loads: turndown and its DOM, for both bundles (they sit side by side).

@@ -6,9 +6,6 @@ import type { Logger } from '../../executor';
 import { listModels, type EndpointModel, type WireFormat } from '../../models';
 import { apiKeySecretName, DEFAULT_MAX_INPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS, MODELS_SETTING } from './modelSettings';
 
-export const SET_KEY_COMMAND = 'agentToolExecutor.models.setApiKey';
-export const ADD_MODEL_COMMAND = 'agentToolExecutor.models.addFromEndpoint';
-
 /** Where each kind of endpoint usually is; the URL can be edited before listing. */
 const PRESETS: readonly { label: string; format: WireFormat; baseUrl: string; needsKey: boolean }[] = [
   { label: 'Ollama', format: 'openai', baseUrl: 'http://localhost:11434/v1', needsKey: false },

@@ -4,6 +4,8 @@
 import type { EndpointModel, WireFormat } from '../../models';
 
 export const MODELS_SETTING = 'agentToolExecutor.models';
+export const SET_KEY_COMMAND = 'agentToolExecutor.models.setApiKey';
+export const ADD_MODEL_COMMAND = 'agentToolExecutor.models.addFromEndpoint';
 /** The vendor package.json contributes under `languageModelChatProviders`. */
 export const ENDPOINT_VENDOR = 'agent-tool-executor-models';
 /** Unset: a window most local servers are started with or above (Ollama's and LM Studio's defaults are smaller: raise theirs, or set this). */

@@ -1,13 +1,22 @@
 // Adapter: the user's own models (the setting `agentToolExecutor.models`) as a VS Code
 // LanguageModelChatProvider. A request goes to the entry's endpoint in its wire format (src/models/)
 // with the key from SecretStorage; text and tool calls stream back as they arrive; Stop aborts the
-// HTTP request; a failure is one sentence. Listing the models reads the setting only: nothing is sent.
+// HTTP request; a failure is one sentence. Listing the models reads the setting only: nothing is sent,
+// and the wire formats are loaded by the first request (endpointRequests.ts).
 import * as vscode from 'vscode';
 import type { Logger } from '../../executor';
-import { isAbortError, ModelError, streamChat, type ChatRequest, type EndpointModel } from '../../models';
+import type { ChatRequest, EndpointModel } from '../../models';
 import { charsOf, partChars, toChatMessages, toChatTools } from './chatMessages';
 import { apiKeySecretName, MODELS_SETTING } from './modelSettings';
 import { TokenEstimate } from './tokenEstimate';
+
+type EndpointRequests = typeof import('./endpointRequests');
+
+/** The code that talks to endpoints, loaded on first use (`dist/endpoint-models.js` in the bundle). */
+export function loadEndpointRequests(): EndpointRequests {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./endpointRequests') as EndpointRequests;
+}
 
 export class EndpointModelProvider implements vscode.LanguageModelChatProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -67,31 +76,8 @@ export class EndpointModelProvider implements vscode.LanguageModelChatProvider, 
     };
     const sentChars = chat.messages.reduce((sum, message) => sum + message.parts.reduce((inner, part) => inner + partChars(part), 0), 0) + JSON.stringify(chat.tools).length;
     this.logger.info('model.request', { model: entry.name, format: entry.format, baseUrl: entry.baseUrl, messages: chat.messages.length, tools: chat.tools.length });
-    const controller = new AbortController();
-    const listener = token.onCancellationRequested(() => controller.abort());
-    try {
-      for await (const event of streamChat(entry, apiKey, chat, controller.signal)) {
-        if (event.kind === 'text') progress.report(new vscode.LanguageModelTextPart(event.text));
-        else if (event.kind === 'toolCall') progress.report(new vscode.LanguageModelToolCallPart(event.callId, event.name, event.input));
-        else {
-          if (event.inputTokens !== undefined) this.estimate.calibrate(entry.name, sentChars, event.inputTokens);
-          this.logger.info('model.usage', { model: entry.name, inputTokens: event.inputTokens, outputTokens: event.outputTokens });
-        }
-      }
-    } catch (error) {
-      if (token.isCancellationRequested || isAbortError(error)) {
-        this.logger.info('model.cancelled', { model: entry.name });
-        throw new vscode.CancellationError();
-      }
-      if (error instanceof ModelError) {
-        this.logger.warn('model.failed', { model: entry.name, kind: error.kind, message: error.message });
-        throw new Error(error.message);
-      }
-      throw error;
-    } finally {
-      listener.dispose();
-      controller.abort();
-    }
+    const onInputTokens = (tokens: number) => this.estimate.calibrate(entry.name, sentChars, tokens);
+    await loadEndpointRequests().streamResponse({ entry, apiKey, chat, logger: this.logger, onInputTokens }, progress, token);
   }
 
   provideTokenCount(model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {

@@ -1,12 +1,14 @@
 // Registers the user's own models (`agentToolExecutor.models`) with VS Code's model picker, and their
-// two commands. Activation registers and reads the setting only: the wire formats load, and an endpoint
-// hears from us, when a chat request or a command needs them.
+// two commands. Activation registers and reads the setting only: the code that talks to endpoints
+// (endpointRequests.ts, with the wire formats) loads, and an endpoint hears from us, when a chat
+// request or a command needs them.
 import * as vscode from 'vscode';
 import type { Logger } from '../../executor';
 import type { EndpointModel } from '../../models';
-import { ADD_MODEL_COMMAND, ModelCommands, SET_KEY_COMMAND, type AddModelArgs } from './commands';
-import { ENDPOINT_VENDOR, MODELS_SETTING, parseModelEntries } from './modelSettings';
-import { EndpointModelProvider } from './provider';
+import { lazily } from '../lazily';
+import type { AddModelArgs, ModelCommands } from './commands';
+import { ADD_MODEL_COMMAND, ENDPOINT_VENDOR, MODELS_SETTING, parseModelEntries, SET_KEY_COMMAND } from './modelSettings';
+import { EndpointModelProvider, loadEndpointRequests } from './provider';
 
 export function registerEndpointModels(secrets: vscode.SecretStorage, logger: Logger): vscode.Disposable {
   let cached: readonly EndpointModel[] | undefined;
@@ -18,7 +20,7 @@ export function registerEndpointModels(secrets: vscode.SecretStorage, logger: Lo
     return (cached = parsed.models);
   };
   const provider = new EndpointModelProvider(models, secrets, logger);
-  const commands = new ModelCommands(models, secrets, logger);
+  const commands = lazily((): ModelCommands => new (loadEndpointRequests().ModelCommands)(models, secrets, logger));
   // Without a Copilot sign-in, VS Code asks a provider for its models only once an extension selects some.
   const select = () => {
     if (models().length === 0) return;

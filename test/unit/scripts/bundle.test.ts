@@ -21,6 +21,7 @@ const LAZY: Record<string, RegExp[]> = {
   'acp-sdk.js': [/node_modules\/@agentclientprotocol\/sdk\//],
   'unbash.js': [/node_modules\/unbash\//],
   'zod.js': [/node_modules\/zod\//],
+  'endpoint-models.js': [/^src\/models\/client\.ts$/, /^src\/vscode\/models\/endpointRequests\.ts$/, /^src\/vscode\/models\/commands\.ts$/],
 };
 
 describe('production bundles', () => {
@@ -40,7 +41,7 @@ describe('production bundles', () => {
 
   after(() => fs.rmSync(outdir, { recursive: true, force: true }));
 
-  it('extension-main.js leaves the agent bridge, the ACP SDK, unbash and zod to their own files', () => {
+  it("extension-main.js leaves the agent bridge, the ACP SDK, unbash, zod and what talks to the user's own models' endpoints to their own files", () => {
     const main = inputs('extension-main.js');
     for (const [file, patterns] of Object.entries(LAZY)) {
       assert.ok(fs.existsSync(path.join(outdir, file)), `${file} is built`);
@@ -52,10 +53,14 @@ describe('production bundles', () => {
     }
   });
 
-  it("the wire formats of the user's own models (src/models/) are in the core, loaded on a chat request, not at activation", () => {
+  it("the wire formats of the user's own models (src/models/) are in endpoint-models.js alone, loaded on a chat request to one, not at activation nor with the core", () => {
     const own = /^src\/models\//;
-    assert.deepEqual(inputs('extension-main.js').filter((input) => own.test(input)), [], 'src/models/ is not in extension-main.js');
-    assert.ok(inputs('extension-core.js').some((input) => input === 'src/models/client.ts'), 'src/models/ is in extension-core.js');
+    const files = fs.readdirSync(outdir).filter((name) => /^(?:extension|endpoint|agent|acp)[\w-]*\.js$/.test(name));
+    assert.deepEqual(files.filter((file) => inputs(file).some((input) => own.test(input))), ['endpoint-models.js']);
+    // Beside it, endpoint-models.js holds only its own glue and the setting's names, which have no class or state.
+    const glue = inputs('endpoint-models.js').filter((input) => input.startsWith('src/') && !own.test(input));
+    assert.deepEqual(glue.sort(), ['src/vscode/models/commands.ts', 'src/vscode/models/endpointRequests.ts', 'src/vscode/models/modelSettings.ts']);
+    assert.doesNotMatch(fs.readFileSync(path.join(ROOT, 'src/vscode/models/modelSettings.ts'), 'utf8'), /^(?:export )?(?:abstract )?class |^(?:export )?(?:let|var) /m);
   });
 
   it('vscode-jsonrpc and zod each have one copy among the files the extension loads', () => {
@@ -151,6 +156,7 @@ describe('production bundles', () => {
     const core = inputs('extension-core.js').filter((input) => input.startsWith('src/') || input.startsWith('node_modules/'));
     assert.ok(main.includes('src/extension.ts') && main.includes('src/vscode/coreModules.ts'), 'the glue is in extension-main.js');
     assert.ok(core.includes('src/executor/executor.ts') && core.includes('src/tools/index.ts'), 'the executor and the tools are in extension-core.js');
+    assert.ok(core.includes('src/node/checkpoints/checkpointStore.ts') && core.includes('src/node/checkpoints/undo.ts'), 'the checkpoint store and undo are in extension-core.js');
     assert.deepEqual(core.filter(glue), [], 'no glue in extension-core.js');
     const shared = main.filter((input) => !glue(input));
     assert.deepEqual(shared.sort(), ['src/bridge/launch.ts', 'src/common/lifecycle.ts', 'src/executor/results/artifactLayout.ts', 'src/node/runtime/codeCache.ts', 'src/node/runtime/threadCpu.ts']);
@@ -180,6 +186,27 @@ describe('production bundles', () => {
   it('loading and activating extension.js loads none of the lazy files, extension-core.js included', () => {
     // The bench's loader: extension.js in plain Node with a stub `vscode` module, settings unset.
     assert.deepEqual(activateChild().loaded, ['extension-main.js', 'extension.js']);
+  });
+
+  it("loading extension-main.js defines each core module's names once, however many of the glue's files import it", () => {
+    // scripts/build.mjs `coreOnFirstUse`: the stand-in's getters are on its prototype, which esbuild's import of a
+    // CommonJS module keeps, rather than own properties, which it copies into each importing file's namespace.
+    const counter = path.join(outdir, 'count-getters.js');
+    fs.writeFileSync(
+      counter,
+      [
+        'const define = Object.defineProperty; const counts = {};',
+        'Object.defineProperty = function (target, key, descriptor) { if (descriptor && descriptor.get) counts[key] = (counts[key] || 0) + 1; return define.call(this, target, key, descriptor); };',
+        "process.on('exit', () => process.stderr.write('GETTERS ' + JSON.stringify(counts) + '\\n'));",
+      ].join('\n'),
+    );
+    const run = spawnSync(process.execPath, ['--require', counter, path.join(ROOT, 'out', 'bench', 'child', 'activate.js'), path.join(outdir, 'extension.js')], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const line = run.stderr.split('\n').find((text) => text.startsWith('GETTERS '));
+    assert.ok(line, run.stderr);
+    const counts = JSON.parse(line.slice('GETTERS '.length)) as Record<string, number>;
+    // Names of src/executor/index.ts (imported by most of the glue) and of src/node/checkpoints/.
+    for (const name of ['ToolExecutor', 'CancellationError', 'AGENT_IGNORE_FILES', 'CheckpointStore']) assert.equal(counts[name], 1, `${name} is defined ${counts[name]} times`);
   });
 
   it('the first use of the executor loads extension-core.js, and its tools are there', () => {

@@ -5,11 +5,11 @@
 // sees the connection close), a refused key is one sentence, and Add Model from Endpoint lists and adds.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ADD_MODEL_COMMAND } from '../../../src/vscode/models/commands';
-import { ENDPOINT_VENDOR, MODELS_SETTING } from '../../../src/vscode/models/modelSettings';
+import { ADD_MODEL_COMMAND, ENDPOINT_VENDOR, MODELS_SETTING } from '../../../src/vscode/models/modelSettings';
 import { FAKE_DONE_TEXT, FAKE_MODEL, startFakeEndpoint, type FakeEndpoint } from '../../models/fakeEndpoint';
-import { extensionApi, recordingStream, waitFor, workspaceRoot } from './helpers';
+import { EXTENSION_ID, extensionApi, recordingStream, waitFor, workspaceRoot } from './helpers';
 
 const config = () => vscode.workspace.getConfiguration();
 
@@ -25,13 +25,22 @@ async function prompt(text: string, model: vscode.LanguageModelChat, token = new
   return { result, reply: reply() };
 }
 
+/** Whether the code that talks to endpoints (scripts/build.mjs: `dist/endpoint-models.js`) is loaded in this extension host. */
+function endpointCodeLoaded(): boolean {
+  const file = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'endpoint-models.js');
+  return require.cache[fs.realpathSync(file)] !== undefined;
+}
+
 for (const format of ['openai', 'anthropic'] as const) {
   suite(`your own model: ${format} format`, () => {
     let endpoint: FakeEndpoint;
+    /** Loaded before this suite's first request: by an earlier suite's request or command. */
+    let loadedBefore: boolean;
     const name = `Fake ${format}`;
     const file = `byom-${format}.txt`;
 
     suiteSetup(async () => {
+      loadedBefore = endpointCodeLoaded();
       endpoint = await startFakeEndpoint(format);
       await config().update(MODELS_SETTING, [{ name, format, baseUrl: endpoint.baseUrl, model: FAKE_MODEL, maxInputTokens: 64000, maxOutputTokens: 2000 }], vscode.ConfigurationTarget.Global);
     });
@@ -49,6 +58,7 @@ for (const format of ['openai', 'anthropic'] as const) {
       assert.equal(model.family, FAKE_MODEL);
       assert.ok((await model.countTokens('four score and seven years ago')) > 0);
       assert.deepEqual(endpoint.requests, [], 'listing and counting send nothing');
+      if (!loadedBefore) assert.equal(endpointCodeLoaded(), false, 'listing and counting load no wire format');
     });
 
     test('@executor runs a tool round trip with it: the call, the approval, the result back, the answer', async () => {
@@ -63,6 +73,7 @@ for (const format of ['openai', 'anthropic'] as const) {
       assert.deepEqual(asked, ['Write']);
       assert.equal(fs.readFileSync(vscode.Uri.joinPath(workspaceRoot(), file).fsPath, 'utf8'), 'written by the endpoint model\n');
       assert.match(reply, new RegExp(FAKE_DONE_TEXT));
+      assert.ok(endpointCodeLoaded(), 'the request loaded the code that talks to endpoints');
       const chats = endpoint.requests.filter((request) => request.method === 'POST');
       assert.equal(chats.length, 2);
       const back = JSON.stringify(chats[1]!.body.messages);
