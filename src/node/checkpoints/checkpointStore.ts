@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ObjectStore } from './objectStore';
-import { editTree, entryAt, reachable, writeTree, type TreeEntry } from './tree';
+import { editTree, entryAt, reachable, type TreeEntry } from './tree';
+import { WalkMemo, writeTree } from './walk';
 
 export interface FolderCheckpoint {
   readonly folder: string;
@@ -64,6 +65,8 @@ export class CheckpointStore {
   readonly objects: ObjectStore;
   private last: Checkpoint | undefined;
   private readonly open = new Map<string, { checkpoint: string; title: string }>();
+  /** What each folder's walk keeps for the next one. */
+  private readonly memos = new Map<string, WalkMemo>();
 
   constructor(
     readonly root: string,
@@ -85,6 +88,7 @@ export class CheckpointStore {
         ...(before && previous ? { previous: { tree: before.tree, takenAt: previous.takenAt } } : {}),
         ignoreFiles: this.options.ignoreFiles ?? [],
         skip: new Set([path.resolve(this.root)]),
+        memo: this.memoOf(folder),
         ...(signal ? { signal } : {}),
       });
       read += tree.read;
@@ -214,6 +218,13 @@ export class CheckpointStore {
     this.objects.forget();
     this.last = undefined;
     this.open.clear();
+    this.memos.clear();
+  }
+
+  private memoOf(folder: string): WalkMemo {
+    let memo = this.memos.get(folder);
+    if (!memo) this.memos.set(folder, (memo = new WalkMemo()));
+    return memo;
   }
 
   private sweep(turns: readonly TurnRecord[]): number {

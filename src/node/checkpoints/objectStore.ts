@@ -17,6 +17,9 @@ export function hashBytes(bytes: Uint8Array): string {
 export class ObjectStore {
   /** The bytes all objects take, counted once and then kept up to date. */
   private total: number | undefined;
+  /** Names this store's temporary files apart from another process's writing the same object. */
+  private readonly tag = randomBytes(6).toString('hex');
+  private temporaries = 0;
 
   constructor(readonly root: string) {}
 
@@ -34,10 +37,16 @@ export class ObjectStore {
     const hash = hashBytes(bytes);
     const file = this.pathOf(hash);
     if (fs.existsSync(file)) return hash;
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    const temporary = `${file}.${this.tag}-${(this.temporaries++).toString(36)}.tmp`;
     const stored = deflateRawSync(bytes, { level: COMPRESSION_LEVEL });
-    fs.writeFileSync(temporary, stored, { mode: 0o600 });
+    try {
+      fs.writeFileSync(temporary, stored, { mode: 0o600 });
+    } catch (error) {
+      // The prefix folder is made on the first object under it, not checked before each write.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(temporary, stored, { mode: 0o600 });
+    }
     fs.renameSync(temporary, file);
     if (this.total !== undefined) this.total += stored.length;
     return hash;
