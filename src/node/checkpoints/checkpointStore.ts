@@ -81,6 +81,8 @@ export class CheckpointStore {
     const result: FolderCheckpoint[] = [];
     let read = 0;
     const takenAt = Date.now();
+    // One pack for the checkpoint's new objects; a walk that fails leaves it unwritten, as nothing refers to it.
+    const batch = this.objects.batch();
     for (const folder of folders) {
       const before = previous?.folders.find((entry) => entry.folder === folder);
       const tree = await writeTree(folder, {
@@ -89,11 +91,13 @@ export class CheckpointStore {
         ignoreFiles: this.options.ignoreFiles ?? [],
         skip: new Set([path.resolve(this.root)]),
         memo: this.memoOf(folder),
+        batch,
         ...(signal ? { signal } : {}),
       });
       read += tree.read;
       result.push({ folder, tree: tree.tree, files: tree.files, bytes: tree.bytes });
     }
+    this.objects.flush(batch);
     const checkpoint: Checkpoint = { id: `${takenAt.toString(36)}-${randomUUID().slice(0, 8)}`, takenAt, folders: result, read };
     this.writeJson(path.join('checkpoints', `${checkpoint.id}.json`), checkpoint);
     this.last = checkpoint;
@@ -243,9 +247,7 @@ export class CheckpointStore {
     for (const file of safeList(dir)) {
       if (file.endsWith('.json') && !checkpoints.has(file.slice(0, -5))) fs.rmSync(path.join(dir, file), { force: true });
     }
-    let freed = 0;
-    for (const name of [...this.objects.names()]) if (!keep.has(name)) freed += this.objects.remove(name);
-    return freed;
+    return this.objects.removeAll([...this.objects.names()].filter((name) => !keep.has(name)));
   }
 
   private latestOnDisk(): Checkpoint | undefined {

@@ -3,7 +3,7 @@
 // target, a subfolder, or a file left out with the reason. Git's model without git: nested
 // repositories are plain files here and no `.git` is ever read or written.
 import * as path from 'node:path';
-import type { ObjectStore } from './objectStore';
+import type { ObjectBatch, ObjectStore } from './objectStore';
 
 /** A file larger than this is left out (and named so by undo): such files are build outputs or data, and copying them on each change would cost more than the undo is worth. */
 export const CHECKPOINT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -33,14 +33,13 @@ export function settled(mtimeMs: number, ctimeMs: number, since: number): boolea
   return mtimeMs < since - window && ctimeMs < since - window;
 }
 
-/** Parsed listings by hash: objects never change, and the next checkpoint reads the same ones again. */
-const parsed = new Map<string, Tree>();
-/** Listings kept parsed; the oldest go first. */
+/** Parsed listings by store folder, then hash: objects never change, and the next checkpoint reads the same ones again. */
+const parsed = new Map<string, Map<string, Tree>>();
+/** Listings kept parsed per store folder; the oldest go first. */
 const MAX_PARSED_LISTINGS = 20_000;
 
 export function readTree(store: ObjectStore, hash: string): Tree {
-  const key = `${store.root}\0${hash}`;
-  const cached = parsed.get(key);
+  const cached = parsed.get(store.root)?.get(hash);
   if (cached) return cached;
   const tree = Object.freeze(JSON.parse(store.get(hash).toString('utf8')) as Tree);
   remember(store, hash, tree);
@@ -48,15 +47,16 @@ export function readTree(store: ObjectStore, hash: string): Tree {
 }
 
 function remember(store: ObjectStore, hash: string, tree: Tree): void {
-  const key = `${store.root}\0${hash}`;
-  if (parsed.has(key)) return;
-  parsed.set(key, tree);
-  if (parsed.size > MAX_PARSED_LISTINGS) parsed.delete(parsed.keys().next().value as string);
+  let listings = parsed.get(store.root);
+  if (!listings) parsed.set(store.root, (listings = new Map()));
+  if (listings.has(hash)) return;
+  listings.set(hash, tree);
+  if (listings.size > MAX_PARSED_LISTINGS) listings.delete(listings.keys().next().value as string);
 }
 
 /** Stores a listing and keeps it parsed: the next checkpoint compares against it. */
-export function putTree(store: ObjectStore, tree: Record<string, TreeEntry>): string {
-  const hash = store.put(Buffer.from(JSON.stringify(tree)));
+export function putTree(store: ObjectStore, tree: Record<string, TreeEntry>, batch?: ObjectBatch): string {
+  const hash = store.put(Buffer.from(JSON.stringify(tree)), batch);
   remember(store, hash, Object.freeze(tree));
   return hash;
 }

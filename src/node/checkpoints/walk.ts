@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GIT_DIR_NAME } from '../../executor';
 import { IgnoreMemo, ignoredBy, type RuleSet } from './ignoreRules';
-import type { ObjectStore } from './objectStore';
+import type { ObjectBatch, ObjectStore } from './objectStore';
 import { CHECKPOINT_MAX_FILE_BYTES, CHECKPOINT_MAX_FILES, CHECKPOINT_MAX_TOTAL_BYTES, putTree, readTree, settled, type Tree, type TreeEntry } from './tree';
 
 /** The walk lets the event loop run after this many folders. */
@@ -31,6 +31,8 @@ export interface TreeOptions {
   readonly signal?: AbortSignal;
   /** Kept by the caller from one checkpoint of this folder to the next. */
   readonly memo?: WalkMemo;
+  /** New objects go here, written as packs when the caller flushes it; without one, each is a file of its own. */
+  readonly batch?: ObjectBatch;
 }
 
 export interface TreeResult {
@@ -62,7 +64,7 @@ export class WalkMemo {
 
 /** Writes the folder's tree into the store and returns its hash. */
 export async function writeTree(folder: string, options: TreeOptions): Promise<TreeResult> {
-  const { store } = options;
+  const { store, batch } = options;
   const memo = options.memo ?? new WalkMemo();
   const startedAt = Date.now();
   const counts = { files: 0, bytes: 0, read: 0, folders: 0, listed: 0 };
@@ -108,7 +110,7 @@ export async function writeTree(folder: string, options: TreeOptions): Promise<T
     if (options.signal?.aborted) throw options.signal.reason;
     if (++counts.folders % YIELD_EVERY_FOLDERS === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const names = list(dir, relative, stat);
-    if (!names) return putTree(store, {});
+    if (!names) return putTree(store, {}, batch);
     // Read only where the listing has one: a failed read per folder costs more than the walk's stat.
     const gitignore = names.includes(GITIGNORE) ? readText(`${dir}${path.sep}${GITIGNORE}`) : undefined;
     const rules = gitignore === undefined ? inherited : [...inherited, memo.ignore.rules(relative, gitignore)];
@@ -127,7 +129,7 @@ export async function writeTree(folder: string, options: TreeOptions): Promise<T
       if (decisions && !ownIgnoreFiles.has(entryPath) && ignoredBy(decisions, rules, entryPath, name, kind === 'dir')) continue;
       const before = previous?.[name];
       if (kind === 'file') {
-        tree[name] = fileEntry(full, entryStat, before, since, counts, store);
+        tree[name] = fileEntry(full, entryStat, before, since, counts, store, batch);
       } else if (kind === 'dir') {
         const sub = before?.k === 'd' ? readTree(store, before.h) : undefined;
         const hash = await visit(full, entryPath, entryStat, sub, rules, before?.k === 'd' ? before.h : undefined);
@@ -145,7 +147,7 @@ export async function writeTree(folder: string, options: TreeOptions): Promise<T
     }
     // A folder whose every entry is the one it had is the same object: no listing written or hashed again.
     if (previous && previousHash !== undefined && sameListing(previous, tree)) return previousHash;
-    return putTree(store, tree);
+    return putTree(store, tree, batch);
   };
 
   const tree = await visit(folder, '', rootStat, options.previous ? readTree(store, options.previous.tree) : undefined, rootRules, options.previous?.tree);
@@ -173,7 +175,7 @@ function sameListing(previous: Tree, next: Readonly<Record<string, TreeEntry>>):
   return true;
 }
 
-function fileEntry(full: string, stat: fs.Stats, before: TreeEntry | undefined, since: number, counts: { files: number; bytes: number; read: number }, store: ObjectStore): TreeEntry {
+function fileEntry(full: string, stat: fs.Stats, before: TreeEntry | undefined, since: number, counts: { files: number; bytes: number; read: number }, store: ObjectStore, batch: ObjectBatch | undefined): TreeEntry {
   if (stat.size > CHECKPOINT_MAX_FILE_BYTES) return { k: 'x', why: 'too-large', s: stat.size };
   if (counts.files >= CHECKPOINT_MAX_FILES || counts.bytes + stat.size > CHECKPOINT_MAX_TOTAL_BYTES) return { k: 'x', why: 'over-total', s: stat.size };
   counts.files++;
@@ -197,7 +199,7 @@ function fileEntry(full: string, stat: fs.Stats, before: TreeEntry | undefined, 
     return { k: 'x', why: 'unreadable', s: stat.size };
   }
   counts.read++;
-  const hash = store.put(bytes);
+  const hash = store.put(bytes, batch);
   return { k: 'f', h: hash, s: bytes.length, m: mode, t: stat.mtimeMs, i: stat.ino, c: stat.ctimeMs };
 }
 
