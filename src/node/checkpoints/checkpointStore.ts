@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ObjectStore } from './objectStore';
+import { ObjectStore, type ObjectBatch } from './objectStore';
 import { editTree, entryAt, reachable, type TreeEntry } from './tree';
 import { WalkMemo, writeTree } from './walk';
 
@@ -107,9 +107,10 @@ export class CheckpointStore {
   /**
    * A checkpoint of the latest one with some paths set (absolute path → entry), made without walking the
    * folders: an undo records what it changed this way. It keeps the latest one's time, so the next
-   * checkpoint trusts no stat the latest one could not.
+   * checkpoint trusts no stat the latest one could not. Objects the edits name may wait in `batch`: it is
+   * written before the checkpoint is.
    */
-  derive(edits: ReadonlyMap<string, TreeEntry | undefined>): Checkpoint {
+  derive(edits: ReadonlyMap<string, TreeEntry | undefined>, batch: ObjectBatch = this.objects.batch()): Checkpoint {
     const base = this.last ?? this.latestOnDisk();
     if (!base) throw new Error('no checkpoint to derive from');
     const folders = base.folders.map((entry) => {
@@ -118,8 +119,9 @@ export class CheckpointStore {
         const relative = path.relative(entry.folder, file);
         if (relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)) inside.set(relative.split(path.sep).join('/'), value);
       }
-      return inside.size === 0 ? entry : { ...entry, tree: editTree(this.objects, entry.tree, inside) };
+      return inside.size === 0 ? entry : { ...entry, tree: editTree(this.objects, entry.tree, inside, batch) };
     });
+    this.objects.flush(batch);
     const checkpoint: Checkpoint = { id: `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`, takenAt: base.takenAt, folders, read: 0 };
     this.writeJson(path.join('checkpoints', `${checkpoint.id}.json`), checkpoint);
     this.last = checkpoint;

@@ -129,7 +129,7 @@ export function reachable(store: ObjectStore, tree: string, into: Set<string>): 
  * The tree with some paths set (`undefined` removes; a folder entry makes the folder if missing), written
  * without walking anything: only the folders on the edited paths are listed again.
  */
-export function editTree(store: ObjectStore, hash: string | undefined, edits: ReadonlyMap<string, TreeEntry | undefined>): string {
+export function editTree(store: ObjectStore, hash: string | undefined, edits: ReadonlyMap<string, TreeEntry | undefined>, batch?: ObjectBatch): string {
   const tree: Record<string, TreeEntry> = { ...(hash ? readTree(store, hash) : {}) };
   const nested = new Map<string, Map<string, TreeEntry | undefined>>();
   for (const [relative, entry] of edits) {
@@ -142,7 +142,7 @@ export function editTree(store: ObjectStore, hash: string | undefined, edits: Re
     } else if (entry === undefined) {
       delete tree[relative];
     } else if (entry.k === 'd') {
-      if (tree[relative]?.k !== 'd') tree[relative] = { k: 'd', h: store.put(Buffer.from('{}')) };
+      if (tree[relative]?.k !== 'd') tree[relative] = { k: 'd', h: store.put(Buffer.from('{}'), batch) };
     } else {
       tree[relative] = entry;
     }
@@ -151,9 +151,9 @@ export function editTree(store: ObjectStore, hash: string | undefined, edits: Re
     const current = tree[head];
     // Removals under a folder that is not there change nothing (the folder itself was removed).
     if (current?.k !== 'd' && [...sub.values()].every((entry) => entry === undefined)) continue;
-    tree[head] = { k: 'd', h: editTree(store, current?.k === 'd' ? current.h : undefined, sub) };
+    tree[head] = { k: 'd', h: editTree(store, current?.k === 'd' ? current.h : undefined, sub, batch) };
   }
   const sorted: Record<string, TreeEntry> = {};
   for (const name of Object.keys(tree).sort()) sorted[name] = tree[name]!;
-  return putTree(store, sorted);
+  return putTree(store, sorted, batch);
 }
