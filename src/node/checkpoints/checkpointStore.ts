@@ -5,8 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ObjectStore } from './objectStore';
-import { editTree, entryAt, reachable, writeTree, type TreeEntry } from './tree';
+import { ObjectStore, type ObjectBatch } from './objectStore';
+import { editTree, entryAt, reachable, type TreeEntry } from './tree';
+import { WalkMemo, writeTree } from './walk';
 
 export interface FolderCheckpoint {
   readonly folder: string;
@@ -64,6 +65,8 @@ export class CheckpointStore {
   readonly objects: ObjectStore;
   private last: Checkpoint | undefined;
   private readonly open = new Map<string, { checkpoint: string; title: string }>();
+  /** What each folder's walk keeps for the next one. */
+  private readonly memos = new Map<string, WalkMemo>();
 
   constructor(
     readonly root: string,
@@ -78,6 +81,8 @@ export class CheckpointStore {
     const result: FolderCheckpoint[] = [];
     let read = 0;
     const takenAt = Date.now();
+    // One pack for the checkpoint's new objects; a walk that fails leaves it unwritten, as nothing refers to it.
+    const batch = this.objects.batch();
     for (const folder of folders) {
       const before = previous?.folders.find((entry) => entry.folder === folder);
       const tree = await writeTree(folder, {
@@ -85,11 +90,14 @@ export class CheckpointStore {
         ...(before && previous ? { previous: { tree: before.tree, takenAt: previous.takenAt } } : {}),
         ignoreFiles: this.options.ignoreFiles ?? [],
         skip: new Set([path.resolve(this.root)]),
+        memo: this.memoOf(folder),
+        batch,
         ...(signal ? { signal } : {}),
       });
       read += tree.read;
       result.push({ folder, tree: tree.tree, files: tree.files, bytes: tree.bytes });
     }
+    this.objects.flush(batch);
     const checkpoint: Checkpoint = { id: `${takenAt.toString(36)}-${randomUUID().slice(0, 8)}`, takenAt, folders: result, read };
     this.writeJson(path.join('checkpoints', `${checkpoint.id}.json`), checkpoint);
     this.last = checkpoint;
@@ -99,9 +107,10 @@ export class CheckpointStore {
   /**
    * A checkpoint of the latest one with some paths set (absolute path → entry), made without walking the
    * folders: an undo records what it changed this way. It keeps the latest one's time, so the next
-   * checkpoint trusts no stat the latest one could not.
+   * checkpoint trusts no stat the latest one could not. Objects the edits name may wait in `batch`: it is
+   * written before the checkpoint is.
    */
-  derive(edits: ReadonlyMap<string, TreeEntry | undefined>): Checkpoint {
+  derive(edits: ReadonlyMap<string, TreeEntry | undefined>, batch: ObjectBatch = this.objects.batch()): Checkpoint {
     const base = this.last ?? this.latestOnDisk();
     if (!base) throw new Error('no checkpoint to derive from');
     const folders = base.folders.map((entry) => {
@@ -110,8 +119,9 @@ export class CheckpointStore {
         const relative = path.relative(entry.folder, file);
         if (relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)) inside.set(relative.split(path.sep).join('/'), value);
       }
-      return inside.size === 0 ? entry : { ...entry, tree: editTree(this.objects, entry.tree, inside) };
+      return inside.size === 0 ? entry : { ...entry, tree: editTree(this.objects, entry.tree, inside, batch) };
     });
+    this.objects.flush(batch);
     const checkpoint: Checkpoint = { id: `${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`, takenAt: base.takenAt, folders, read: 0 };
     this.writeJson(path.join('checkpoints', `${checkpoint.id}.json`), checkpoint);
     this.last = checkpoint;
@@ -214,6 +224,13 @@ export class CheckpointStore {
     this.objects.forget();
     this.last = undefined;
     this.open.clear();
+    this.memos.clear();
+  }
+
+  private memoOf(folder: string): WalkMemo {
+    let memo = this.memos.get(folder);
+    if (!memo) this.memos.set(folder, (memo = new WalkMemo()));
+    return memo;
   }
 
   private sweep(turns: readonly TurnRecord[]): number {
@@ -232,9 +249,7 @@ export class CheckpointStore {
     for (const file of safeList(dir)) {
       if (file.endsWith('.json') && !checkpoints.has(file.slice(0, -5))) fs.rmSync(path.join(dir, file), { force: true });
     }
-    let freed = 0;
-    for (const name of [...this.objects.names()]) if (!keep.has(name)) freed += this.objects.remove(name);
-    return freed;
+    return this.objects.removeAll([...this.objects.names()].filter((name) => !keep.has(name)));
   }
 
   private latestOnDisk(): Checkpoint | undefined {

@@ -2,11 +2,8 @@
 // file's bytes (with its mode and the stat that lets the next checkpoint skip reading it), a link's
 // target, a subfolder, or a file left out with the reason. Git's model without git: nested
 // repositories are plain files here and no `.git` is ever read or written.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
-import { GIT_DIR_NAME } from '../../executor';
-import type { ObjectStore } from './objectStore';
+import type { ObjectBatch, ObjectStore } from './objectStore';
 
 /** A file larger than this is left out (and named so by undo): such files are build outputs or data, and copying them on each change would cost more than the undo is worth. */
 export const CHECKPOINT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -16,10 +13,8 @@ export const CHECKPOINT_MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
 export const CHECKPOINT_MAX_FILES = 200_000;
 /** A stat within this much of the checkpoint's start is not trusted by the next one (git's "racy clean": a write in the same clock tick leaves mtime as it was). */
 export const CHECKPOINT_RACY_MS = 50;
-/** The walk lets the event loop run after this many folders. */
-const YIELD_EVERY_FOLDERS = 64;
-/** Read by git itself in every folder; ours are read at the root. */
-const GITIGNORE = '.gitignore';
+/** The same for a stat in whole seconds: such file systems keep times in one- or (FAT) two-second steps. */
+export const CHECKPOINT_COARSE_RACY_MS = 3000;
 
 export type LeftOutReason = 'too-large' | 'over-total' | 'unreadable';
 
@@ -32,174 +27,38 @@ export type TreeEntry =
 
 export type Tree = Readonly<Record<string, TreeEntry>>;
 
-export interface TreeOptions {
-  readonly store: ObjectStore;
-  /** The same folder's tree in the last checkpoint, whose stats spare reading unchanged files. */
-  readonly previous?: { readonly tree: string; readonly takenAt: number };
-  /** Root-level ignore files in gitignore syntax (ours and other agents'). */
-  readonly ignoreFiles: readonly string[];
-  /** Absolute paths never walked (the checkpoints' own storage when it is inside the workspace). */
-  readonly skip: ReadonlySet<string>;
-  readonly signal?: AbortSignal;
+/** Whether a stat is old enough, for a walk that started at `since`, that a later write could not have left it as it is. */
+export function settled(mtimeMs: number, ctimeMs: number, since: number): boolean {
+  const window = mtimeMs % 1000 === 0 && ctimeMs % 1000 === 0 ? CHECKPOINT_COARSE_RACY_MS : CHECKPOINT_RACY_MS;
+  return mtimeMs < since - window && ctimeMs < since - window;
 }
 
-export interface TreeResult {
-  readonly tree: string;
-  readonly files: number;
-  readonly bytes: number;
-  /** Files whose bytes were read (the rest matched the previous stat). */
-  readonly read: number;
-}
-
-/** Parsed listings by hash: objects never change, and the next checkpoint reads the same ones again. */
-const parsed = new Map<string, Tree>();
-/** Listings kept parsed; the oldest go first. */
+/** Parsed listings by store folder, then hash: objects never change, and the next checkpoint reads the same ones again. */
+const parsed = new Map<string, Map<string, Tree>>();
+/** Listings kept parsed per store folder; the oldest go first. */
 const MAX_PARSED_LISTINGS = 20_000;
 
 export function readTree(store: ObjectStore, hash: string): Tree {
-  const key = `${store.root}\0${hash}`;
-  const cached = parsed.get(key);
+  const cached = parsed.get(store.root)?.get(hash);
   if (cached) return cached;
   const tree = Object.freeze(JSON.parse(store.get(hash).toString('utf8')) as Tree);
-  parsed.set(key, tree);
-  if (parsed.size > MAX_PARSED_LISTINGS) parsed.delete(parsed.keys().next().value as string);
+  remember(store, hash, tree);
   return tree;
 }
 
-/** Whether a new listing holds exactly the old one's entries (unchanged entries are the old objects themselves). */
-function sameListing(previous: Tree, next: Readonly<Record<string, TreeEntry>>): boolean {
-  const names = Object.keys(next);
-  if (names.length !== Object.keys(previous).length) return false;
-  for (const name of names) if (previous[name] !== next[name]) return false;
-  return true;
+function remember(store: ObjectStore, hash: string, tree: Tree): void {
+  let listings = parsed.get(store.root);
+  if (!listings) parsed.set(store.root, (listings = new Map()));
+  if (listings.has(hash)) return;
+  listings.set(hash, tree);
+  if (listings.size > MAX_PARSED_LISTINGS) listings.delete(listings.keys().next().value as string);
 }
 
-interface Rules {
-  readonly base: string;
-  readonly rules: Ignore;
-}
-
-/** Writes the folder's tree into the store and returns its hash. */
-export async function writeTree(folder: string, options: TreeOptions): Promise<TreeResult> {
-  const { store } = options;
-  const counts = { files: 0, bytes: 0, read: 0, folders: 0 };
-  const trustBefore = options.previous ? options.previous.takenAt - CHECKPOINT_RACY_MS : -Infinity;
-  const rootRules: Rules[] = [];
-  for (const name of options.ignoreFiles) {
-    const text = readText(path.join(folder, name));
-    if (text !== undefined) rootRules.push({ base: folder, rules: ignore().add(text) });
-  }
-
-  const visit = async (dir: string, previous: Tree | undefined, inherited: readonly Rules[], previousHash?: string): Promise<string> => {
-    if (options.signal?.aborted) throw options.signal.reason;
-    if (++counts.folders % YIELD_EVERY_FOLDERS === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    const tree: Record<string, TreeEntry> = {};
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    } catch {
-      return store.put(Buffer.from('{}'));
-    }
-    // Read only where the listing has one: a failed read per folder costs more than the walk's stat.
-    const gitignore = entries.some((entry) => entry.name === GITIGNORE) ? readText(path.join(dir, GITIGNORE)) : undefined;
-    const rules = gitignore === undefined ? inherited : [...inherited, { base: dir, rules: ignore().add(gitignore) }];
-    for (const dirent of entries) {
-      const name = dirent.name;
-      if (name === GIT_DIR_NAME) continue;
-      const full = `${dir}${path.sep}${name}`;
-      if (options.skip.has(full)) continue;
-      // The listing's type spares a stat of each folder and link; a file system that gives none is asked.
-      let kind: 'dir' | 'link' | 'file' | 'other' = dirent.isDirectory() ? 'dir' : dirent.isSymbolicLink() ? 'link' : dirent.isFile() ? 'file' : 'other';
-      let stat: fs.Stats | undefined;
-      if (kind === 'file' || kind === 'other') {
-        try {
-          stat = fs.lstatSync(full);
-        } catch {
-          continue;
-        }
-        kind = stat.isDirectory() ? 'dir' : stat.isSymbolicLink() ? 'link' : stat.isFile() ? 'file' : 'other';
-      }
-      if (rules.length > 0 && ignored(rules, full, kind === 'dir', options.ignoreFiles, folder)) continue;
-      const before = previous?.[name];
-      if (kind === 'dir') {
-        const sub = before?.k === 'd' ? readTree(store, before.h) : undefined;
-        const hash = await visit(full, sub, rules, before?.k === 'd' ? before.h : undefined);
-        tree[name] = before?.k === 'd' && before.h === hash ? before : { k: 'd', h: hash };
-      } else if (kind === 'link') {
-        let to: string;
-        try {
-          to = fs.readlinkSync(full);
-        } catch {
-          tree[name] = { k: 'x', why: 'unreadable', s: 0 };
-          continue;
-        }
-        tree[name] = before?.k === 'l' && before.to === to ? before : { k: 'l', to };
-      } else if (kind === 'file') {
-        tree[name] = fileEntry(full, stat!, before, trustBefore, counts, store);
-      }
-    }
-    // A folder whose every entry is the one it had is the same object: no listing written or hashed again.
-    if (previous && previousHash !== undefined && sameListing(previous, tree)) return previousHash;
-    return store.put(Buffer.from(JSON.stringify(tree)));
-  };
-
-  const tree = await visit(folder, options.previous ? readTree(store, options.previous.tree) : undefined, rootRules, options.previous?.tree);
-  return { tree, files: counts.files, bytes: counts.bytes, read: counts.read };
-}
-
-function fileEntry(
-  full: string,
-  stat: fs.Stats,
-  before: TreeEntry | undefined,
-  trustBefore: number,
-  counts: { files: number; bytes: number; read: number },
-  store: ObjectStore,
-): TreeEntry {
-  if (stat.size > CHECKPOINT_MAX_FILE_BYTES) return { k: 'x', why: 'too-large', s: stat.size };
-  if (counts.files >= CHECKPOINT_MAX_FILES || counts.bytes + stat.size > CHECKPOINT_MAX_TOTAL_BYTES) return { k: 'x', why: 'over-total', s: stat.size };
-  counts.files++;
-  counts.bytes += stat.size;
-  const mode = stat.mode & 0o7777;
-  if (
-    before?.k === 'f' &&
-    before.s === stat.size &&
-    before.t === stat.mtimeMs &&
-    before.c === stat.ctimeMs &&
-    before.i === stat.ino &&
-    before.m === mode &&
-    stat.mtimeMs < trustBefore &&
-    stat.ctimeMs < trustBefore
-  ) {
-    return before;
-  }
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(full);
-  } catch {
-    return { k: 'x', why: 'unreadable', s: stat.size };
-  }
-  counts.read++;
-  const hash = store.put(bytes);
-  return { k: 'f', h: hash, s: bytes.length, m: mode, t: stat.mtimeMs, i: stat.ino, c: stat.ctimeMs };
-}
-
-function ignored(rules: readonly Rules[], full: string, directory: boolean, ignoreFiles: readonly string[], folder: string): boolean {
-  const fromRoot = path.relative(folder, full).split(path.sep).join('/');
-  // The ignore files themselves are the user's files: kept, so an undo restores them too.
-  if (ignoreFiles.includes(fromRoot)) return false;
-  for (const { base, rules: set } of rules) {
-    const relative = path.relative(base, full).split(path.sep).join('/');
-    if (set.ignores(directory ? `${relative}/` : relative)) return true;
-  }
-  return false;
-}
-
-function readText(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+/** Stores a listing and keeps it parsed: the next checkpoint compares against it. */
+export function putTree(store: ObjectStore, tree: Record<string, TreeEntry>, batch?: ObjectBatch): string {
+  const hash = store.put(Buffer.from(JSON.stringify(tree)), batch);
+  remember(store, hash, Object.freeze(tree));
+  return hash;
 }
 
 /** A path whose entry differs between two trees (files, links and left-out files; folders are walked). */
@@ -270,7 +129,7 @@ export function reachable(store: ObjectStore, tree: string, into: Set<string>): 
  * The tree with some paths set (`undefined` removes; a folder entry makes the folder if missing), written
  * without walking anything: only the folders on the edited paths are listed again.
  */
-export function editTree(store: ObjectStore, hash: string | undefined, edits: ReadonlyMap<string, TreeEntry | undefined>): string {
+export function editTree(store: ObjectStore, hash: string | undefined, edits: ReadonlyMap<string, TreeEntry | undefined>, batch?: ObjectBatch): string {
   const tree: Record<string, TreeEntry> = { ...(hash ? readTree(store, hash) : {}) };
   const nested = new Map<string, Map<string, TreeEntry | undefined>>();
   for (const [relative, entry] of edits) {
@@ -283,7 +142,7 @@ export function editTree(store: ObjectStore, hash: string | undefined, edits: Re
     } else if (entry === undefined) {
       delete tree[relative];
     } else if (entry.k === 'd') {
-      if (tree[relative]?.k !== 'd') tree[relative] = { k: 'd', h: store.put(Buffer.from('{}')) };
+      if (tree[relative]?.k !== 'd') tree[relative] = { k: 'd', h: store.put(Buffer.from('{}'), batch) };
     } else {
       tree[relative] = entry;
     }
@@ -292,9 +151,9 @@ export function editTree(store: ObjectStore, hash: string | undefined, edits: Re
     const current = tree[head];
     // Removals under a folder that is not there change nothing (the folder itself was removed).
     if (current?.k !== 'd' && [...sub.values()].every((entry) => entry === undefined)) continue;
-    tree[head] = { k: 'd', h: editTree(store, current?.k === 'd' ? current.h : undefined, sub) };
+    tree[head] = { k: 'd', h: editTree(store, current?.k === 'd' ? current.h : undefined, sub, batch) };
   }
   const sorted: Record<string, TreeEntry> = {};
   for (const name of Object.keys(tree).sort()) sorted[name] = tree[name]!;
-  return store.put(Buffer.from(JSON.stringify(sorted)));
+  return putTree(store, sorted, batch);
 }

@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CheckpointStore, TurnRecord } from './checkpointStore';
+import type { ObjectBatch } from './objectStore';
 import { CHECKPOINT_MAX_FILE_BYTES, diffTrees, FOLDER, readTree, sameEntry, type LeftOutReason, type TreeChange, type TreeEntry } from './tree';
 
 export type ChangeKind = 'created' | 'modified' | 'deleted';
@@ -112,7 +113,8 @@ export async function undoTurn(
   const kind = plan.turn.kind === 'undo' ? 'redo' : 'undo';
   // The undo's own checkpoints are the latest one with its paths set, first as they are now (their bytes
   // kept, for the redo), then as restored: no walk of the folders.
-  const before = store.derive(new Map(chosen.map((planned) => [planned.path, keptEntry(store, planned.path)])));
+  const kept = store.objects.batch();
+  const before = store.derive(new Map(chosen.map((planned) => [planned.path, keptEntry(store, planned.path, kept)])), kept);
   const restored: PlannedPath[] = [];
   const failed: { path: string; error: string }[] = [];
   const beforeTree = store.checkpoint(plan.turn.before);
@@ -140,7 +142,7 @@ export async function undoTurn(
 }
 
 /** What is at the path now, its bytes stored; no stat kept, so the next checkpoint reads the file again. */
-function keptEntry(store: CheckpointStore, file: string): TreeEntry | undefined {
+function keptEntry(store: CheckpointStore, file: string, batch: ObjectBatch): TreeEntry | undefined {
   const stat = fs.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return undefined;
   if (stat.isDirectory()) return FOLDER;
@@ -148,7 +150,7 @@ function keptEntry(store: CheckpointStore, file: string): TreeEntry | undefined 
   if (!stat.isFile()) return undefined;
   if (stat.size > CHECKPOINT_MAX_FILE_BYTES) return { k: 'x', why: 'too-large', s: stat.size };
   const bytes = fs.readFileSync(file);
-  return { k: 'f', h: store.objects.put(bytes), s: bytes.length, m: stat.mode & 0o7777, t: -1, i: -1, c: -1 };
+  return { k: 'f', h: store.objects.put(bytes, batch), s: bytes.length, m: stat.mode & 0o7777, t: -1, i: -1, c: -1 };
 }
 
 function kindOf(change: TreeChange): ChangeKind {
