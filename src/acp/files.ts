@@ -1,4 +1,5 @@
-// fs/read_text_file → Read, fs/write_text_file → Write, through the executor (src/acp/calls.ts).
+// fs/read_text_file → Read, fs/write_text_file → Write, through the executor (src/acp/calls.ts). A file that
+// does not exist reads as empty text.
 // Read answers numbered lines and a paging note for a model; an ACP agent wants the file's text, so the
 // numbers and the note are taken off what Read returned (after redaction: a secret never leaves).
 import { fstat, read } from 'node:fs';
@@ -25,7 +26,12 @@ export async function readTextFile(runner: CallRunner, params: Acp.ReadTextFileR
   if (params.line != null) input.offset = params.line;
   if (params.limit != null) input.limit = params.limit;
   const result = await runCall(runner, 'Read', input, { sessionId: params.sessionId, signal });
-  if (result.isError) return failureOf(result);
+  if (result.isError) {
+    const failure = failureOf(result);
+    // A file that is not there reads as empty, as an editor opens a new file: an agent that reads before it creates
+    // (Gemini CLI's write_file) cannot tell an ACP error from any other. Our rules have already judged the read.
+    return !failure.ok && failure.code === AcpErrorCodes.resourceNotFound ? ok({ content: '' }) : failure;
+  }
   const content = textOfRead(result.modelContent);
   // Read's lines do not say whether the file ends with a newline; an agent that edits the text needs to know.
   const whole = !PAGE_NOTE.test(result.modelContent) && content !== '' && isAbsolute(params.path) && (await endsWithNewline(params.path));
