@@ -16,6 +16,7 @@ import { readTextFile, writeTextFile } from './files';
 import { GrantedApprovals, Grants } from './grants';
 import { AcpErrorCodes, fail, type Outcome } from './outcome';
 import { requestPermission } from './permissions';
+import { restoreToolCall, ServedSecrets } from './secrets';
 import { loadAcp, type Acp, type AcpModule } from './sdk';
 import { Terminals } from './terminals';
 import { formatBytes } from '../executor';
@@ -61,6 +62,8 @@ export class AcpAgentConnection {
   private readonly sessions = new Map<string, AbortController>();
   /** Per session: what the user allowed through session/request_permission. */
   private readonly grants = new Map<string, Grants>();
+  /** Per session: the secrets of the files it was shown masked, put back when it writes them. */
+  private readonly secrets = new Map<string, ServedSecrets>();
   private readonly terminals: Terminals;
   private readonly runner: CallRunner;
   private child: ChildProcess | undefined;
@@ -239,6 +242,12 @@ export class AcpAgentConnection {
     return `the agent was stopped: ${why}`;
   }
 
+  private secretsOf(sessionId: string): ServedSecrets {
+    let secrets = this.secrets.get(sessionId);
+    if (!secrets) this.secrets.set(sessionId, (secrets = new ServedSecrets()));
+    return secrets;
+  }
+
   private grantsOf(sessionId: string): Grants {
     let grants = this.grants.get(sessionId);
     if (!grants) this.grants.set(sessionId, (grants = new Grants()));
@@ -273,8 +282,8 @@ export class AcpAgentConnection {
       answer(this.sessions.has(sessionId) ? work() : Promise.resolve(fail(AcpErrorCodes.resourceNotFound, noSession(sessionId))));
     return acp
       .client({ name: host.clientInfo.name })
-      .onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => inSession(params.sessionId, () => readTextFile(this.runner, params, this.signalOf(params.sessionId, signal))))
-      .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => inSession(params.sessionId, () => writeTextFile(this.runner, params, this.signalOf(params.sessionId, signal))))
+      .onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => inSession(params.sessionId, () => readTextFile(this.runner, params, this.signalOf(params.sessionId, signal), this.secretsOf(params.sessionId))))
+      .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => inSession(params.sessionId, () => writeTextFile(this.runner, params, this.signalOf(params.sessionId, signal), this.secretsOf(params.sessionId))))
       .onRequest(acp.methods.client.terminal.create, ({ params, signal }) => inSession(params.sessionId, () => this.terminals.create(params, this.signalOf(params.sessionId, signal))))
       .onRequest(acp.methods.client.terminal.output, ({ params, signal }) => inSession(params.sessionId, () => this.terminals.output(params, this.signalOf(params.sessionId, signal))))
       .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => inSession(params.sessionId, () => this.terminals.waitForExit(params, this.signalOf(params.sessionId, signal))))
@@ -282,7 +291,8 @@ export class AcpAgentConnection {
       .onRequest(acp.methods.client.terminal.release, ({ params, signal }) => inSession(params.sessionId, () => this.terminals.release(params, signal)))
       .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
         if (!this.sessions.has(params.sessionId)) throw new acp.RequestError(AcpErrorCodes.resourceNotFound, noSession(params.sessionId));
-        const answer = await requestPermission({ executor: host.executor, policy: host.policy, approvals: host.approvals, workspaceFolders: host.workspaceFolders }, params, this.signalOf(params.sessionId, signal));
+        const request = params.toolCall ? { ...params, toolCall: restoreToolCall(this.secretsOf(params.sessionId), params.toolCall) } : params;
+        const answer = await requestPermission({ executor: host.executor, policy: host.policy, approvals: host.approvals, workspaceFolders: host.workspaceFolders }, request, this.signalOf(params.sessionId, signal));
         if (answer.granted) this.grantsOf(params.sessionId).add(answer.granted);
         if (answer.deniedBy) for (const listener of this.denialListeners) listener({ sessionId: params.sessionId, toolCallId: params.toolCall?.toolCallId, by: answer.deniedBy });
         return answer.response;
