@@ -52,6 +52,8 @@ export interface AcpDenial {
   readonly sessionId: string;
   readonly toolCallId?: string;
   readonly by: string;
+  /** The title the agent gave the call in its request. */
+  readonly title?: string;
 }
 
 export class AcpAgentConnection {
@@ -294,7 +296,7 @@ export class AcpAgentConnection {
         const request = params.toolCall ? { ...params, toolCall: restoreToolCall(this.secretsOf(params.sessionId), params.toolCall) } : params;
         const answer = await requestPermission({ executor: host.executor, policy: host.policy, approvals: host.approvals, workspaceFolders: host.workspaceFolders }, request, this.signalOf(params.sessionId, signal));
         if (answer.granted) this.grantsOf(params.sessionId).add(answer.granted);
-        if (answer.deniedBy) for (const listener of this.denialListeners) listener({ sessionId: params.sessionId, toolCallId: params.toolCall?.toolCallId, by: answer.deniedBy });
+        if (answer.deniedBy) for (const listener of this.denialListeners) listener({ sessionId: params.sessionId, toolCallId: params.toolCall?.toolCallId, by: answer.deniedBy, title: params.toolCall?.title ?? undefined });
         return answer.response;
       })
       .onNotification(acp.methods.client.session.update, ({ params }) => {

@@ -68,6 +68,8 @@ test("Deny in the modal for Gemini's write_file: the modal shows its content, an
     assert.ok(fake.generations.some((request) => request.text.includes('Write the release notes to notes.md.')));
     assert.doesNotMatch(JSON.stringify(functionResponses(fake.generations.at(-1)!.body)), /Successfully/);
     const text = await workbench.replyText(reply);
+    // Gemini CLI reports nothing of a call the user rejected: the reply says it from our side.
+    assert.match(text, /✗ Writing to notes\.md — denied by you/);
     assert.match(text, /Finished with notes\.md\./);
     await workbench.screenshot('gemini-2-denied');
   }));
@@ -82,6 +84,7 @@ test("Allow in the modal: the file is written with the agent's content", { skip 
     assert.equal(workbench.readFile('notes.md'), CONTENT);
     assert.match(JSON.stringify(functionResponses(fake.generations.at(-1)!.body)), /Successfully/);
     const text = await workbench.replyText(reply);
+    assert.match(text, /✓ Writing to notes\.md/);
     assert.match(text, /Finished with notes\.md\./);
     await workbench.screenshot('gemini-3-allowed');
   }));

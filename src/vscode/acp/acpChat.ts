@@ -105,7 +105,7 @@ export class AcpChat implements TurnHost {
         if (notification.sessionId === agent.sessionId && this.active === prompt) updates.render(notification.update);
       });
       const unsubscribeDenials = agent.connection.onDenied((denial) => {
-        if (denial.sessionId === agent.sessionId && this.active === prompt) updates.denied(denial.toolCallId, denial.by);
+        if (denial.sessionId === agent.sessionId && this.active === prompt) updates.denied(denial.toolCallId, denial.by, denial.title);
       });
       try {
         const answer = await agent.connection.prompt(agent.sessionId, [{ type: 'text', text: request.prompt }, ...this.attached(request)], controller.signal);
