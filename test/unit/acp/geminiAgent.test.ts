@@ -3,10 +3,9 @@
 // records what reached it. Our connection serves it as the host does: a real executor with the built-in
 // tools, our rules, the redactor, and a recording approval port in place of the modal.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { AcpAgentConnection } from '../../../src/acp/connection';
 import { ToolExecutor } from '../../../src/executor/executor';
 import type { ApprovalAnswer } from '../../../src/executor/ports/approvalClient';
@@ -15,7 +14,7 @@ import { createRedactor } from '../../../src/executor/results/redaction/patternR
 import { ProcessSupervisor, registerBuiltinTools } from '../../../src/tools/index';
 import { FakeGeminiService, functionResponses, type ScriptedTurn } from '../../acp/gemini/fakeGemini';
 import { GEMINI_API_KEY, GEMINI_MODEL, geminiHome, geminiLaunch, installedGeminiCli, skipWithoutGemini } from '../../acp/gemini/geminiAgent';
-import { RecordingApprovals } from './harness';
+import { acpTests, RecordingApprovals } from './harness';
 
 const CONTENT = '# Notes\n\nWritten by Gemini through the ACP client.\n';
 /** A token the redactor knows by its shape (a GitHub personal access token). */
@@ -32,21 +31,14 @@ interface Run {
   readonly log: string[];
 }
 
-let cleanups: Array<() => Promise<void> | void> = [];
-let root = '';
-beforeEach(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-gemini-')));
-  cleanups = [() => rmSync(root, { recursive: true, force: true })];
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+/** Each test's folder (the workspace is its `work/`, the CLI's home beside it) and what it started, closed after it. */
+const acp = acpTests();
 
 async function startGemini(turns: readonly ScriptedTurn[], answers: ApprovalAnswer[]): Promise<Run> {
-  const dir = join(root, 'work');
+  const dir = join(acp.dir(), 'work');
   mkdirSync(dir, { recursive: true });
   const fake = await FakeGeminiService.start(turns);
-  cleanups.push(() => fake.close());
+  acp.cleanup(() => fake.close());
   const supervisor = new ProcessSupervisor();
   const policy = new RulesPolicy({ mode: 'default' });
   const approvals = new RecordingApprovals(answers);
@@ -54,7 +46,7 @@ async function startGemini(turns: readonly ScriptedTurn[], answers: ApprovalAnsw
   registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor });
   const log: string[] = [];
   const connection = new AcpAgentConnection({
-    launch: geminiLaunch(cli!, fake.baseUrl, geminiHome(root)),
+    launch: geminiLaunch(cli!, fake.baseUrl, geminiHome(acp.dir())),
     executor,
     policy,
     approvals,
@@ -62,7 +54,7 @@ async function startGemini(turns: readonly ScriptedTurn[], answers: ApprovalAnsw
     clientInfo: { name: 'agent-tool-executor-test', version: '0' },
     log: (text) => void log.push(text),
   });
-  cleanups.push(async () => {
+  acp.cleanup(async () => {
     await connection.close();
     await executor.dispose();
     await supervisor.dispose();
@@ -75,7 +67,7 @@ async function startGemini(turns: readonly ScriptedTurn[], answers: ApprovalAnsw
 const WRITE_PROMPT = 'Write the project notes to notes.md.';
 
 describe('the real Gemini CLI over ACP, against a fake Gemini API', { skip: skipWithoutGemini(cli) }, () => {
-  const notes = () => join(root, 'work', 'notes.md');
+  const notes = () => join(acp.dir(), 'work', 'notes.md');
   const writeTurns = (): ScriptedTurn[] => [[{ functionCall: { name: 'write_file', args: { file_path: notes(), content: CONTENT } } }], [{ text: 'I wrote notes.md.' }]];
 
   it('Allow: its write_file asks through our approval, shown with its content, and the file is written with it', async () => {
@@ -114,8 +106,8 @@ describe('the real Gemini CLI over ACP, against a fake Gemini API', { skip: skip
   });
 
   it('its replace reads the file through fs/read_text_file: the secret is redacted in what reaches the model, and kept in the file', async () => {
-    const config = join(root, 'work', 'config.env');
-    mkdirSync(join(root, 'work'));
+    const config = join(acp.dir(), 'work', 'config.env');
+    mkdirSync(join(acp.dir(), 'work'));
     writeFileSync(config, `NAME=demo\nAPI_TOKEN=${SECRET}\n`);
     const turns: ScriptedTurn[] = [[{ functionCall: { name: 'replace', args: { file_path: config, instruction: 'Rename the deployment.', old_string: 'NAME=demo', new_string: 'NAME=prod' } } }], [{ text: 'Renamed.' }]];
     // A second modal, if one came, is denied: the test fails on it rather than waiting.
