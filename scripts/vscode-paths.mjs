@@ -2,6 +2,8 @@
 // the integration and end-to-end suites run in (see scripts/setup.sh).
 // As a module it exports the paths; run as a script it prints them as shell
 // assignments for `eval "$(node scripts/vscode-paths.mjs)"`.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,11 +39,23 @@ export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const VSIX = path.join(REPO_ROOT, 'build', 'agent-tool-executor.vsix');
 export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 
+/** The real ACP agents the tests run: one folder each under test/agents/, with its package.json and lock. */
+export const TEST_AGENTS_DIR = path.join(REPO_ROOT, 'test', 'agents');
+
+/** Where scripts/setup.sh installs test agent `name`: keyed by its lock, so a changed pin installs anew. */
+export function testAgentDir(name) {
+  const lock = fs.readFileSync(path.join(TEST_AGENTS_DIR, name, 'package-lock.json'));
+  return path.join(CACHE_ROOT, 'agents', `${name}-${createHash('sha256').update(lock).digest('hex').slice(0, 12)}`);
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const vars = {
     CODE_SERVER_VERSION, NODE_VERSION, CACHE_ROOT, NODE_DIR, NODE_HOME, NODE_BIN,
     CODE_SERVER_DIR, CODE_SERVER_HOME, SERVER_MAIN, MARKER, CHROMIUM,
   };
+  const agents = fs.readdirSync(TEST_AGENTS_DIR).filter((name) => fs.existsSync(path.join(TEST_AGENTS_DIR, name, 'package-lock.json')));
+  // Pairs `name=folder`, for a loop in the shell.
+  vars.TEST_AGENTS = agents.map((name) => `${name}=${testAgentDir(name)}`).join(' ');
   for (const [key, value] of Object.entries(vars)) {
     process.stdout.write(`${key}='${String(value).replace(/'/g, `'\\''`)}'\n`);
   }

@@ -19,6 +19,7 @@ import { readTextFile, writeTextFile } from './files';
 import { GrantedApprovals, Grants } from './grants';
 import { AcpErrorCodes, fail, type Outcome } from './outcome';
 import { requestPermission } from './permissions';
+import { restoreToolCall, ServedSecrets } from './secrets';
 import { loadAcp, type Acp, type AcpModule } from './sdk';
 import { Terminals } from './terminals';
 import { formatBytes } from '../executor';
@@ -61,6 +62,8 @@ export interface AcpDenial {
   readonly sessionId: string;
   readonly toolCallId?: string;
   readonly by: string;
+  /** The title the agent gave the call in its request. */
+  readonly title?: string;
 }
 
 export class AcpAgentConnection {
@@ -71,6 +74,8 @@ export class AcpAgentConnection {
   private readonly sessions = new Map<string, AbortController>();
   /** Per session: what the user allowed through session/request_permission. */
   private readonly grants = new Map<string, Grants>();
+  /** Per session: the secrets of the files it was shown masked, put back when it writes them. */
+  private readonly secrets = new Map<string, ServedSecrets>();
   private readonly terminals: Terminals;
   /** Per session: its modes and config options, as the agent last said them. */
   readonly settings = new SessionSettingsStore();
@@ -328,6 +333,12 @@ export class AcpAgentConnection {
     return `the agent was stopped: ${why}`;
   }
 
+  private secretsOf(sessionId: string): ServedSecrets {
+    let secrets = this.secrets.get(sessionId);
+    if (!secrets) this.secrets.set(sessionId, (secrets = new ServedSecrets()));
+    return secrets;
+  }
+
   private grantsOf(sessionId: string): Grants {
     let grants = this.grants.get(sessionId);
     if (!grants) this.grants.set(sessionId, (grants = new Grants()));
@@ -362,8 +373,8 @@ export class AcpAgentConnection {
       answer(this.sessions.has(sessionId) ? work() : Promise.resolve(fail(AcpErrorCodes.resourceNotFound, noSession(sessionId))));
     return acp
       .client({ name: host.clientInfo.name })
-      .onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => inSession(params.sessionId, () => readTextFile(this.runner, params, this.signalOf(params.sessionId, signal))))
-      .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => inSession(params.sessionId, () => writeTextFile(this.runner, params, this.signalOf(params.sessionId, signal))))
+      .onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => inSession(params.sessionId, () => readTextFile(this.runner, params, this.signalOf(params.sessionId, signal), this.secretsOf(params.sessionId))))
+      .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => inSession(params.sessionId, () => writeTextFile(this.runner, params, this.signalOf(params.sessionId, signal), this.secretsOf(params.sessionId))))
       .onRequest(acp.methods.client.terminal.create, ({ params, signal }) => inSession(params.sessionId, () => this.terminals.create(params, this.signalOf(params.sessionId, signal))))
       .onRequest(acp.methods.client.terminal.output, ({ params, signal }) => inSession(params.sessionId, () => this.terminals.output(params, this.signalOf(params.sessionId, signal))))
       .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => inSession(params.sessionId, () => this.terminals.waitForExit(params, this.signalOf(params.sessionId, signal))))
@@ -371,9 +382,10 @@ export class AcpAgentConnection {
       .onRequest(acp.methods.client.terminal.release, ({ params, signal }) => inSession(params.sessionId, () => this.terminals.release(params, signal)))
       .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
         if (!this.sessions.has(params.sessionId)) throw new acp.RequestError(AcpErrorCodes.resourceNotFound, noSession(params.sessionId));
-        const answer = await requestPermission({ executor: host.executor, policy: host.policy, approvals: host.approvals, workspaceFolders: host.workspaceFolders }, params, this.signalOf(params.sessionId, signal));
+        const request = params.toolCall ? { ...params, toolCall: restoreToolCall(this.secretsOf(params.sessionId), params.toolCall) } : params;
+        const answer = await requestPermission({ executor: host.executor, policy: host.policy, approvals: host.approvals, workspaceFolders: host.workspaceFolders }, request, this.signalOf(params.sessionId, signal));
         if (answer.granted) this.grantsOf(params.sessionId).add(answer.granted);
-        if (answer.deniedBy) for (const listener of this.denialListeners) listener({ sessionId: params.sessionId, toolCallId: params.toolCall?.toolCallId, by: answer.deniedBy });
+        if (answer.deniedBy) for (const listener of this.denialListeners) listener({ sessionId: params.sessionId, toolCallId: params.toolCall?.toolCallId, by: answer.deniedBy, title: params.toolCall?.title ?? undefined });
         return answer.response;
       })
       .onRequest(acp.methods.client.elicitation.create, async ({ params, signal }) => {

@@ -138,7 +138,7 @@ export class AcpChat implements TurnHost {
         updates.render(notification.update);
       });
       const unsubscribeDenials = agent.connection.onDenied((denial) => {
-        if (denial.sessionId === agent.sessionId && this.active === prompt) updates.denied(denial.toolCallId, denial.by);
+        if (denial.sessionId === agent.sessionId && this.active === prompt) updates.denied(denial.toolCallId, denial.by, denial.title);
       });
       try {
         const read = (file: string, lines?: { first: number; last: number }) => agent.connection.readForPrompt(sessionId, file, lines, controller.signal);

@@ -26,6 +26,8 @@ export class UpdateRenderer {
   private readonly open = new Set<string>();
   /** Who denied a call (`you`, `rule Bash(rm:*)`), by the agent's tool call id. */
   private readonly denials = new Map<string, string>();
+  /** Calls whose outcome line a denial already wrote. */
+  private readonly reported = new Set<string>();
   private text: RedactionStream;
   private kind: 'message' | 'thought' | undefined;
   /** The last thing written was a block (an outcome line): the next words start a paragraph. */
@@ -71,11 +73,22 @@ export class UpdateRenderer {
 
   /**
    * A request of the agent's was denied (`by`: `you`, or the rule, hook or mode): its call's outcome line
-   * says so. Without the agent's call id (an fs or terminal request names none), the one call in progress.
+   * says so. Without the agent's call id (an fs or terminal request names none), the one call in progress; a
+   * call the agent never announced gets its line now, with the request's `title`.
    */
-  denied(toolCallId: string | undefined, by: string): void {
+  denied(toolCallId: string | undefined, by: string, title?: string): void {
     const id = toolCallId ?? (this.open.size === 1 ? [...this.open][0] : undefined);
-    if (id !== undefined) this.denials.set(id, by);
+    if (id === undefined) return;
+    if (this.titles.has(id) || title === undefined) {
+      this.denials.set(id, by);
+      return;
+    }
+    // A call the agent asked about before announcing it, and may never report on: its outcome line is written now.
+    this.flush();
+    this.titles.set(id, this.title(title));
+    this.reported.add(id);
+    this.stream.markdown(`\n\n- ✗ ${escapeMarkdown(this.titles.get(id)!)} — denied by ${escapeMarkdown(by)}\n`);
+    this.afterBlock = true;
   }
 
   /** Something other than the agent's words was written (one of our outcome lines): its next words start a paragraph. */
@@ -127,6 +140,7 @@ export class UpdateRenderer {
     }
     if (status !== 'completed' && status !== 'failed') return;
     this.open.delete(toolCallId);
+    if (this.reported.delete(toolCallId)) return;
     const denied = this.denials.get(toolCallId);
     this.denials.delete(toolCallId);
     const outcome = status === 'completed' ? `✓ ${escapeMarkdown(title)}` : `✗ ${escapeMarkdown(title)} — ${denied ? `denied by ${escapeMarkdown(denied)}` : 'failed'}`;

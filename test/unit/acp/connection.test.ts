@@ -38,12 +38,20 @@ describe('ACP fs/read_text_file → Read', () => {
     assert.equal(harness.approvals.asked.length, 0);
   });
 
-  it('answers a missing file with an error, not a hang', async () => {
+  it('answers a file that does not exist as empty text, as an editor opens a new file, so an agent that reads before it creates can create it', async () => {
     const harness = await start();
-    assert.equal(await harness.prompt([{ read: 'missing.txt' }]), 'end_turn');
-    const [error] = entries(harness, 'error');
-    assert.match(error!.error.message, /missing\.txt/);
-    assert.equal(typeof error!.error.code, 'number');
+    assert.equal(await harness.prompt([{ read: 'missing.txt' }, { read: 'missing/deeper.txt' }]), 'end_turn');
+    assert.deepEqual(entries(harness, 'read').map((entry) => entry.content), ['', '']);
+    assert.deepEqual(entries(harness, 'error'), []);
+  });
+
+  it('still answers an error for a folder, and a deny rule still refuses a file that does not exist', async () => {
+    const harness = await start({ rules: { deny: ['Read(secret/**)'] } });
+    assert.equal(await harness.prompt([{ read: '.' }, { read: 'secret/missing.txt' }]), 'end_turn');
+    const [folder, denied] = entries(harness, 'error');
+    assert.equal(typeof folder!.error.code, 'number');
+    assert.equal(denied!.error.code, -32000);
+    assert.deepEqual(entries(harness, 'read'), []);
   });
 });
 

@@ -43,6 +43,17 @@ describe('UpdateRenderer', () => {
     assert.match(text(), /· 3 ms  \n\nIt says hello\./);
   });
 
+  it('a denied request for a call the agent never announced (Gemini CLI asks first, and reports nothing after a reject) gets its outcome line, once', () => {
+    const { updates, text } = renderer();
+    updates.render(say('I will write the notes.\n'));
+    updates.denied('w1', 'you', 'Writing to notes.md');
+    updates.render(ended('w1', 'failed'));
+    updates.render(say('I could not write it.\n'));
+    updates.flush();
+    assert.match(text(), /I will write the notes\.\n+- ✗ Writing to notes\.md — denied by you\n\nI could not write it\./);
+    assert.equal(text().match(/✗/g)?.length, 1);
+  });
+
   it('a call the user rejected says "denied by you", one a rule rejected names the rule; a plain failure says failed', () => {
     const { updates, text } = renderer();
     updates.render(started('c1', 'Write notes.txt'));
