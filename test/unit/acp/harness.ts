@@ -45,6 +45,8 @@ export interface HarnessOptions {
   agentArgs?: string[];
   /** Take up this session with session/load instead of opening one. */
   loadSession?: string;
+  /** A shell command the agent's launcher starts in the background before it becomes the agent (what an agent starts of its own). */
+  alongside?: string;
 }
 
 export interface AcpTestContext {
@@ -64,7 +66,9 @@ export async function startAcp(dir: string, options: HarnessOptions, cleanups: A
   registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor });
   const transcriptFile = join(dir, '.transcript.jsonl');
   const connection = new AcpAgentConnection({
-    launch: { name: 'scripted', command: process.execPath, args: [AGENT, '--transcript', transcriptFile, ...(options.agentArgs ?? [])] },
+    launch: options.alongside
+      ? { name: 'scripted', command: 'sh', args: ['-c', `${options.alongside} & exec "$0" "$@"`, process.execPath, AGENT, '--transcript', transcriptFile, ...(options.agentArgs ?? [])] }
+      : { name: 'scripted', command: process.execPath, args: [AGENT, '--transcript', transcriptFile, ...(options.agentArgs ?? [])] },
     executor,
     policy,
     approvals,
