@@ -108,7 +108,11 @@ function processesIn(folder: string): number[] {
 
 describe("Claude's ACP agent, offline against the fake Messages API", () => {
   it('asks through our approval with its own content; Allow writes exactly that', async () => {
-    api.script = [{ text: 'I will write the notes.', tool: 'Write', input: { file_path: join(dir, 'ws', 'notes.txt'), content: WRITTEN } }, { text: 'Written.' }];
+    api.script = [
+      { text: 'I will write the notes.', tool: 'Write', input: { file_path: join(dir, 'ws', 'notes.txt'), content: WRITTEN } },
+      { text: 'Reading them back.', tool: 'Read', input: { file_path: join(dir, 'ws', 'notes.txt') } },
+      { text: 'Written.' },
+    ];
     const result = await run([{ kind: 'allowOnce' }], 'write notes.txt');
     assert.equal(result.stopReason, 'end_turn');
     assert.equal(result.approvals.asked.length, 1);
@@ -119,8 +123,10 @@ describe("Claude's ACP agent, offline against the fake Messages API", () => {
     assert.match(asked.preview?.detail ?? '', /written by Claude through the approval/);
     assert.equal(readFileSync(join(result.workspace, 'notes.txt'), 'utf8'), WRITTEN);
     // The model heard the write succeed, and the agent made no request but to the fake's Messages API.
-    const [, second] = api.modelRequests();
+    const [, second, third] = api.modelRequests();
     assert.match(toolResultTexts(second!).join('\n'), /notes\.txt/);
+    // Its Read saw what was written; the read asked nobody.
+    assert.match(toolResultTexts(third!).join('\n'), /written by Claude through the approval/);
     assert.deepEqual(api.strayRequests(), []);
     // Closed, the agent leaves nothing running: Claude Code, which the adapter started, ends with it.
     assert.ok(processesIn(result.workspace).length > 0, 'the agent runs in the workspace');
