@@ -8,7 +8,7 @@
 // refused) instead of leaving the machine. Every request is recorded.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { anthropicSse } from '../../models/fakeEndpoint';
+import { anthropicSse, readBody } from '../../models/fakeEndpoint';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -46,16 +46,7 @@ export async function startFakeMessagesApi(): Promise<FakeMessagesApi> {
   let issued: string[] = [];
   let calls = 0;
   const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: any;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        body = text;
-      }
+    readBody(req, (body) => {
       requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
       if (req.method !== 'POST' || !/^\/v1\/messages(\?|$)/.test(req.url ?? '')) {
         res.writeHead(404, { 'content-type': 'application/json' });
