@@ -51,6 +51,7 @@ count() {
 # --- 0. Dependencies, tools, build (nothing else can run without them) ---------
 bash scripts/ensure-npm-deps.sh || die "npm ci (scripts/ensure-npm-deps.sh)"
 bash scripts/setup.sh || die "scripts/setup.sh"
+bash scripts/setup-agent-claude.sh || die "scripts/setup-agent-claude.sh (Claude's ACP agent for the real-agent tests)"
 npm run --silent build || die "npm run build"
 
 # --- 0. Lint: first, as it is the fastest to fail ---------------------------------

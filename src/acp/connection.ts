@@ -31,6 +31,10 @@ export const AGENT_CLOSE_GRACE_MS = 2000;
 export const SESSION_CLOSE_WAIT_MS = 2000;
 /** Pages of session/list read for one list: an agent whose cursor never ends is not followed forever. Ours. */
 export const MAX_SESSION_LIST_PAGES = 20;
+/** How often a closing agent's process group is looked at until it is empty. Ours. */
+const GROUP_POLL_MS = 20;
+/** The longest a close waits for the group: the grace, then as long again for the SIGKILL (a zombie nobody reaps stays). Ours. */
+const GROUP_WAIT_MS = 2 * AGENT_CLOSE_GRACE_MS;
 
 /** What to run: a configured agent. */
 export interface AcpLaunch {
@@ -101,6 +105,8 @@ export class AcpAgentConnection {
       cwd: launch.cwd ?? this.options.workspaceFolders()[0],
       env: { ...process.env, ...launch.env },
       stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group: what it starts (Claude Code under its adapter) ends with it.
+      detached: process.platform !== 'win32',
     });
     this.child = child;
     this.exitCode = new Promise((resolve) => {
@@ -305,14 +311,23 @@ export class AcpAgentConnection {
     await this.stop();
   }
 
-  /** Ends the agent's process: its stdin closed, SIGTERM, and SIGKILL after a grace period. */
+  /** Ends the agent's process group: its stdin closed, SIGTERM, and SIGKILL after a grace period; then whatever it left running. */
   private async stop(): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    child.stdin?.end();
-    const timer = setTimeout(() => child.kill('SIGKILL'), AGENT_CLOSE_GRACE_MS);
-    child.kill('SIGTERM');
-    await this.exitCode;
+    if (!child) return;
+    const group = process.platform !== 'win32' ? child.pid : undefined;
+    const signal = (name: NodeJS.Signals) => (group === undefined ? child.kill(name) : signalGroup(group, name));
+    const deadline = Date.now() + GROUP_WAIT_MS;
+    const timer = setTimeout(() => signal('SIGKILL'), AGENT_CLOSE_GRACE_MS);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.stdin?.end();
+      signal('SIGTERM');
+      await this.exitCode;
+    }
+    if (group !== undefined) {
+      signalGroup(group, 'SIGTERM');
+      while (signalGroup(group, 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
+    }
     clearTimeout(timer);
   }
 
@@ -400,6 +415,16 @@ export class AcpAgentConnection {
         this.settings.apply(params.sessionId, params.update);
         for (const listener of this.updateListeners) listener(params);
       });
+  }
+}
+
+/** Sends `signal` to the process group; false when no process of it is left. */
+function signalGroup(group: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-group, signal);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -7,7 +7,8 @@
 //   3. otherwise the user is asked, shown what will happen: our tool's own preview (a Write's content, an
 //      Edit's lines, Review Diff) when one call of ours does exactly what the agent asks, else the agent's
 //      request in plain words; offered only the answers the agent takes: allow once (if it offers
-//      allow_once), allow always (= for this session, if it offers allow_always), reject;
+//      allow_once), allow always (= for this session, if it offers allow_always), reject; "for this session" on
+//      a request our rules remember is answered allow_once where offered, our rule answering its repeats;
 //   4. an answer is never widened: "once" to an agent offering only allow_always is a reject, since the agent
 //      would not ask again and our rules would not know;
 //   5. what the user allowed is granted exactly as shown (src/acp/grants.ts): the file's new text, the command;
@@ -98,8 +99,10 @@ export async function requestPermission(host: PermissionHost, params: Acp.Reques
     case 'allowWorkspace':
       // As our own modal's "Allow for Session": our rules remember it too, so the agent's later calls of it run
       // unasked; a stand-in (a delete or a move judged as a write) is not remembered as the write it was checked as.
+      // Our session rule then answers the same request, so the agent gets allow_once: its "always" may be wider
+      // than what was shown (Claude's is every edit of the session).
       if (exact) await host.policy.rememberSessionApproval?.(exact, signal);
-      return { ...pick('allow_always', 'allow_once'), ...(granted ? { granted } : {}) };
+      return { ...(exact ? pick('allow_once', 'allow_always') : pick('allow_always', 'allow_once')), ...(granted ? { granted } : {}) };
     case 'deny':
       return reject('you');
   }

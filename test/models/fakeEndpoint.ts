@@ -45,16 +45,7 @@ export async function startFakeEndpoint(format: FakeFormat): Promise<FakeEndpoin
   let waiters: ((request: RecordedRequest) => void)[] = [];
   const held = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: any;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        body = text;
-      }
+    readBody(req, (body) => {
       const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
       requests.push(recorded);
       if (req.method === 'GET' && req.url === '/v1/models') {
@@ -110,6 +101,22 @@ export async function startFakeEndpoint(format: FakeFormat): Promise<FakeEndpoin
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Reads a request's whole body, then hands it on as JSON (its text when it is not JSON, undefined when empty). */
+export function readBody(req: http.IncomingMessage, then: (body: any) => void): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body: any;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = text;
+    }
+    then(body);
+  });
 }
 
 type Plan = { kind: 'hold'; text: string } | { kind: 'answer'; text: string; calls: { id: string; name: string; input: object }[] };

@@ -201,3 +201,14 @@ describe('ACP session/update the connection keeps, and denials it reports', () =
     assert.ok(denials[0]!.toolCallId && denials[1]!.toolCallId && denials[0]!.toolCallId !== denials[1]!.toolCallId);
   });
 });
+
+describe('ACP agent process', () => {
+  it('close ends what the agent started too (Claude Code, under its ACP adapter), not only the agent', async () => {
+    const marker = uniqueSleep();
+    acp.cleanup(() => killMarked(marker));
+    const harness = await start({ alongside: `sleep ${marker}` });
+    await until(() => countProcesses(marker) === 1);
+    await harness.connection.close();
+    assert.equal(countProcesses(marker), 0);
+  });
+});

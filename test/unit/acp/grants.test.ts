@@ -51,5 +51,20 @@ describe('ACP grants cover their own operation only', () => {
     assert.equal(harness.approvals.asked.length, 1);
     assert.deepEqual(entries(harness, 'permission')[0]!.outcome, { outcome: 'selected', optionId: 'always' });
   });
-});
 
+  it("Allow for Session on a request our rules can remember answers allow_once: the agent's always may be wider (Claude's is every edit of the session)", async () => {
+    const harness = await acp.start({ answers: [{ kind: 'allowSession' }, { kind: 'deny' }] });
+    const write = (file: string): Step => ({ permission: { kind: 'edit', title: `Write ${file}`, rawInput: { file_path: join(acp.dir(), file), content: 'new\n' } } });
+    await harness.prompt([write('notes.txt'), write('notes.txt'), write('other.txt')]);
+    // The same file again runs on our session rule, unasked; another file asks (and is denied).
+    assert.equal(harness.approvals.asked.length, 2);
+    assert.deepEqual(
+      entries(harness, 'permission').map((entry) => entry.outcome),
+      [
+        { outcome: 'selected', optionId: 'yes' },
+        { outcome: 'selected', optionId: 'yes' },
+        { outcome: 'selected', optionId: 'no' },
+      ],
+    );
+  });
+});

@@ -47,6 +47,8 @@ export interface HarnessOptions {
   loadSession?: string;
   /** Answers the agent's forms (and offers elicitation). */
   elicit?: AcpConnectionOptions['elicit'];
+  /** A shell command the agent's launcher starts in the background before it becomes the agent (what an agent starts of its own). */
+  alongside?: string;
 }
 
 export interface AcpTestContext {
@@ -66,7 +68,9 @@ export async function startAcp(dir: string, options: HarnessOptions, cleanups: A
   registerBuiltinTools(executor.registry, { backgroundTasks: executor, supervisor });
   const transcriptFile = join(dir, '.transcript.jsonl');
   const connection = new AcpAgentConnection({
-    launch: { name: 'scripted', command: process.execPath, args: [AGENT, '--transcript', transcriptFile, ...(options.agentArgs ?? [])] },
+    launch: options.alongside
+      ? { name: 'scripted', command: 'sh', args: ['-c', `${options.alongside} & exec "$0" "$@"`, process.execPath, AGENT, '--transcript', transcriptFile, ...(options.agentArgs ?? [])] }
+      : { name: 'scripted', command: process.execPath, args: [AGENT, '--transcript', transcriptFile, ...(options.agentArgs ?? [])] },
     executor,
     policy,
     approvals,
