@@ -54,7 +54,7 @@ export class GrantedApprovals implements ApprovalClient {
 }
 
 /** The grant a request of ours would use: only the requests an agent's own fs and terminal calls make. */
-function grantOfRequest(toolName: string, input: unknown): Grant | undefined {
+export function grantOfRequest(toolName: string, input: unknown): Grant | undefined {
   if (!input || typeof input !== 'object') return undefined;
   const fields = input as Record<string, unknown>;
   const path = typeof fields.path === 'string' ? fields.path : typeof fields.file_path === 'string' ? fields.file_path : undefined;

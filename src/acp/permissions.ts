@@ -18,8 +18,8 @@ import type { ApprovalPreview, PermissionDecision, PermissionRequest, ToolExecut
 import type { ApprovalAnswer, ApprovalClient } from '../executor';
 import type { PermissionPolicy } from '../executor';
 import { escapeForDisplay } from '../executor';
-import type { Grant } from './grants';
-import { BASH_TOOL, EDIT_TOOL, mapPermissionRequest, READ_TOOL, TOOL_OF_KIND, WRITE_TOOL, type MappedRequest, type OurCall } from './mapping';
+import { grantOfRequest, type Grant } from './grants';
+import { EDIT_TOOL, mapPermissionRequest, TOOL_OF_KIND, WRITE_TOOL, type MappedRequest, type OurCall } from './mapping';
 
 /** Who the dialog names when no tool of ours does what the agent asks. */
 export const AGENT_REQUEST = 'Agent request';
@@ -145,21 +145,11 @@ async function toolPreview(host: PermissionHost, request: PermissionRequest, map
 
 /** What the user saw and allowed, as the request of ours that would carry it out: a write of the file's new text, the command. */
 function grantOf(request: PermissionRequest, preview: ApprovalPreview): Grant | undefined {
+  if (request.tool.name !== EDIT_TOOL) return grantOfRequest(request.tool.name, request.input);
   const input = request.input as Record<string, unknown>;
   const path = typeof input.path === 'string' ? input.path : typeof input.file_path === 'string' ? input.file_path : undefined;
-  switch (request.tool.name) {
-    case WRITE_TOOL:
-      return path !== undefined && typeof input.content === 'string' ? { tool: WRITE_TOOL, target: path, content: input.content } : undefined;
-    case EDIT_TOOL:
-      // The file as the edit leaves it, as shown for Review Diff; an edit whose result could not be shown grants nothing.
-      return path !== undefined && preview.change ? { tool: WRITE_TOOL, target: path, content: preview.change.after } : undefined;
-    case BASH_TOOL:
-      return typeof input.command === 'string' ? { tool: BASH_TOOL, target: input.command } : undefined;
-    case READ_TOOL:
-      return path !== undefined ? { tool: READ_TOOL, target: path } : undefined;
-    default:
-      return undefined;
-  }
+  // The file as the edit leaves it, as shown for Review Diff; an edit whose result could not be shown grants nothing.
+  return path !== undefined && preview.change ? { tool: WRITE_TOOL, target: path, content: preview.change.after } : undefined;
 }
 
 /** Who a policy's deny names: its rule, else the mode. */
