@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ObjectStore, type ObjectBatch } from './objectStore';
 import { editTree, entryAt, reachable, type TreeEntry } from './tree';
+import type { StatPool } from './statPool';
 import { WalkMemo, writeTree } from './walk';
 
 export interface FolderCheckpoint {
@@ -59,6 +60,8 @@ export interface CheckpointStoreOptions {
   /** Root-level ignore files read besides `.gitignore` (ours and other agents'). */
   readonly ignoreFiles?: readonly string[];
   readonly retention?: Retention;
+  /** Takes the walks' stats known ahead; the process's pool by default. */
+  readonly stats?: StatPool;
 }
 
 export class CheckpointStore {
@@ -92,6 +95,7 @@ export class CheckpointStore {
         skip: new Set([path.resolve(this.root)]),
         memo: this.memoOf(folder),
         batch,
+        ...(this.options.stats ? { stats: this.options.stats } : {}),
         ...(signal ? { signal } : {}),
       });
       read += tree.read;

@@ -1,12 +1,14 @@
 // The walk that takes one folder's checkpoint. Each entry's stat is compared with the last checkpoint's,
 // so only changed files are read and only folders with a changed entry are written again; a folder's
 // names are read again only when its own stat changed (the file system marks a folder modified when an
-// entry is added, removed or renamed), on file systems known to do so.
+// entry is added, removed or renamed), on file systems known to do so. The entries the last walk stated
+// are stated again up front, by two threads (statPool.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GIT_DIR_NAME } from '../../executor';
 import { IgnoreMemo, ignoredBy, type RuleSet } from './ignoreRules';
 import type { ObjectBatch, ObjectStore } from './objectStore';
+import { entryStatOf, sharedStatPool, STAT_POOL_MIN_PATHS, type EntryStat, type StatPool } from './statPool';
 import { CHECKPOINT_MAX_FILE_BYTES, CHECKPOINT_MAX_FILES, CHECKPOINT_MAX_TOTAL_BYTES, putTree, readTree, settled, type Tree, type TreeEntry } from './tree';
 
 /** The walk lets the event loop run after this many folders. */
@@ -33,6 +35,8 @@ export interface TreeOptions {
   readonly memo?: WalkMemo;
   /** New objects go here, written as packs when the caller flushes it; without one, each is a file of its own. */
   readonly batch?: ObjectBatch;
+  /** Takes the stats known ahead; the process's pool by default. */
+  readonly stats?: StatPool;
 }
 
 export interface TreeResult {
@@ -54,13 +58,20 @@ interface Listing {
   /** When the walk that read them started. */
   readonly readAt: number;
   readonly names: readonly string[];
+  /** Where each name's path and stat are in the walk's stated paths (`WalkMemo.statted`); -1 for a name not stated. */
+  readonly stated: Int32Array;
 }
 
 /** What one folder's walks keep for the next: folder listings (checked against each folder's stat) and ignore decisions. */
 export class WalkMemo {
   readonly ignore = new IgnoreMemo();
   listings = new Map<string, Listing>();
+  /** Every path the last whole walk stated, in its order: the next walk states them all up front. */
+  statted: readonly string[] = [];
 }
+
+/** The parts of a folder's stat that tell whether its names changed. */
+type FolderStat = Pick<EntryStat, 'dev' | 'ino' | 'mtimeMs' | 'ctimeMs'>;
 
 /** Writes the folder's tree into the store and returns its hash. */
 export async function writeTree(folder: string, options: TreeOptions): Promise<TreeResult> {
@@ -79,6 +90,20 @@ export async function writeTree(folder: string, options: TreeOptions): Promise<T
   const rootStat = fs.statSync(folder, { throwIfNoEntry: false });
   const foldersTimed = rootStat !== undefined && folderTimesKept(folder);
   const listings = new Map<string, Listing>();
+  // Taken after `startedAt`, as the walk's own stats would be: each is simply taken a little earlier.
+  const ahead = memo.statted.length > 0 ? (options.stats ?? sharedStatPool).lstatAhead(memo.statted) : undefined;
+  const statted: string[] = [];
+  let positions: Map<string, number> | undefined;
+  /** The entry's lstat: the one taken up front (found by its place in the last walk, else by its path) where there is one, else one taken now. */
+  const lstat = (full: string, lastAt: number): EntryStat | undefined => {
+    if (ahead) {
+      const index = lastAt >= 0 ? lastAt : (positions ??= new Map(memo.statted.map((known, at) => [known, at]))).get(full);
+      const known = index === undefined ? undefined : ahead.at(index);
+      if (known) return known;
+    }
+    const stat = fs.lstatSync(full, { throwIfNoEntry: false });
+    return stat && entryStatOf(stat);
+  };
   memo.ignore.begin();
   const rootRules: RuleSet[] = [];
   for (const name of options.ignoreFiles) {
@@ -86,13 +111,15 @@ export async function writeTree(folder: string, options: TreeOptions): Promise<T
     if (text !== undefined) rootRules.push(memo.ignore.rules('', text));
   }
 
-  /** The folder's names, sorted: the last walk's while the folder's stat is the one they were read with. */
-  const list = (dir: string, relative: string, stat: fs.Stats | undefined): readonly string[] | undefined => {
+  /**
+   * The folder's names, sorted: the last walk's while the folder's stat is the one they were read with.
+   * `reused` is the last walk's listing when its names are; `trusted` says whether this walk's is kept.
+   */
+  const list = (dir: string, relative: string, stat: FolderStat | undefined): { names: readonly string[]; reused?: Listing; trusted: boolean } | undefined => {
     const trusted = foldersTimed && stat !== undefined && stat.dev === rootStat.dev;
     const known = trusted ? memo.listings.get(relative) : undefined;
     if (known && known.dev === stat!.dev && known.ino === stat!.ino && known.mtimeMs === stat!.mtimeMs && known.ctimeMs === stat!.ctimeMs && settled(stat!.mtimeMs, stat!.ctimeMs, known.readAt)) {
-      listings.set(relative, known);
-      return known.names;
+      return { names: known.names, reused: known, trusted };
     }
     let names: string[];
     try {
@@ -101,28 +128,44 @@ export async function writeTree(folder: string, options: TreeOptions): Promise<T
       return undefined;
     }
     counts.listed++;
-    if (trusted) listings.set(relative, { dev: stat!.dev, ino: stat!.ino, mtimeMs: stat!.mtimeMs, ctimeMs: stat!.ctimeMs, readAt: startedAt, names });
-    return names;
+    return { names, trusted };
   };
 
   // `relative` is the folder's posix path from the root ('' at the root); `stat` was taken before its names are read.
-  const visit = async (dir: string, relative: string, stat: fs.Stats | undefined, previous: Tree | undefined, inherited: readonly RuleSet[], previousHash?: string): Promise<string> => {
+  const visit = async (dir: string, relative: string, stat: FolderStat | undefined, previous: Tree | undefined, inherited: readonly RuleSet[], previousHash?: string): Promise<string> => {
     if (options.signal?.aborted) throw options.signal.reason;
     if (++counts.folders % YIELD_EVERY_FOLDERS === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    const names = list(dir, relative, stat);
-    if (!names) return putTree(store, {}, batch);
+    const listing = list(dir, relative, stat);
+    if (!listing) return putTree(store, {}, batch);
+    const { names, reused } = listing;
     // Read only where the listing has one: a failed read per folder costs more than the walk's stat.
     const gitignore = names.includes(GITIGNORE) ? readText(`${dir}${path.sep}${GITIGNORE}`) : undefined;
     const rules = gitignore === undefined ? inherited : [...inherited, memo.ignore.rules(relative, gitignore)];
     const decisions = rules.length > 0 ? memo.ignore.decisions(relative, rules) : undefined;
     const skipHere = skipped.get(dir);
-    const tree: Record<string, TreeEntry> = {};
-    for (const name of names) {
+    // Every entry is stated before any is walked, so the next walk finds a kept listing's paths and stats by place.
+    const stated = new Int32Array(names.length).fill(-1);
+    const stats: (EntryStat | undefined)[] = new Array<EntryStat | undefined>(names.length);
+    for (let index = 0; index < names.length; index++) {
+      const name = names[index]!;
       if (name === GIT_DIR_NAME || skipHere?.has(name)) continue;
-      const full = `${dir}${path.sep}${name}`;
-      const entryStat = fs.lstatSync(full, { throwIfNoEntry: false });
+      const lastAt = reused ? reused.stated[index]! : -1;
+      const full = lastAt >= 0 ? memo.statted[lastAt]! : `${dir}${path.sep}${name}`;
+      stated[index] = statted.length;
+      statted.push(full);
+      stats[index] = lstat(full, lastAt);
+    }
+    if (listing.trusted) {
+      const folderStat = reused ?? stat!;
+      listings.set(relative, { dev: folderStat.dev, ino: folderStat.ino, mtimeMs: folderStat.mtimeMs, ctimeMs: folderStat.ctimeMs, readAt: reused?.readAt ?? startedAt, names, stated });
+    }
+    const tree: Record<string, TreeEntry> = {};
+    for (let index = 0; index < names.length; index++) {
+      const entryStat = stats[index];
       if (!entryStat) continue;
-      const kind = entryStat.isFile() ? 'file' : entryStat.isDirectory() ? 'dir' : entryStat.isSymbolicLink() ? 'link' : 'other';
+      const name = names[index]!;
+      const full = statted[stated[index]!]!;
+      const kind = entryStat.kind;
       if (kind === 'other') continue;
       const entryPath = relative === '' ? name : `${relative}/${name}`;
       // The ignore files themselves are the user's files: kept, so an undo restores them too.
@@ -150,10 +193,17 @@ export async function writeTree(folder: string, options: TreeOptions): Promise<T
     return putTree(store, tree, batch);
   };
 
-  const tree = await visit(folder, '', rootStat, options.previous ? readTree(store, options.previous.tree) : undefined, rootRules, options.previous?.tree);
+  let tree: string;
+  try {
+    tree = await visit(folder, '', rootStat, options.previous ? readTree(store, options.previous.tree) : undefined, rootRules, options.previous?.tree);
+  } finally {
+    ahead?.finish();
+  }
   // Only a whole walk replaces what the memo holds: an aborted one leaves the last whole one's.
   memo.listings = listings;
+  memo.statted = statted;
   memo.ignore.finish();
+  if (statted.length >= STAT_POOL_MIN_PATHS) (options.stats ?? sharedStatPool).warm(statted);
   return { tree, files: counts.files, bytes: counts.bytes, read: counts.read, listed: counts.listed };
 }
 
@@ -175,7 +225,7 @@ function sameListing(previous: Tree, next: Readonly<Record<string, TreeEntry>>):
   return true;
 }
 
-function fileEntry(full: string, stat: fs.Stats, before: TreeEntry | undefined, since: number, counts: { files: number; bytes: number; read: number }, store: ObjectStore, batch: ObjectBatch | undefined): TreeEntry {
+function fileEntry(full: string, stat: EntryStat, before: TreeEntry | undefined, since: number, counts: { files: number; bytes: number; read: number }, store: ObjectStore, batch: ObjectBatch | undefined): TreeEntry {
   if (stat.size > CHECKPOINT_MAX_FILE_BYTES) return { k: 'x', why: 'too-large', s: stat.size };
   if (counts.files >= CHECKPOINT_MAX_FILES || counts.bytes + stat.size > CHECKPOINT_MAX_TOTAL_BYTES) return { k: 'x', why: 'over-total', s: stat.size };
   counts.files++;

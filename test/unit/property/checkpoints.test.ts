@@ -5,9 +5,10 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { CheckpointStore } from '../../../src/node/checkpoints/checkpointStore';
+import { StatPool } from '../../../src/node/checkpoints/statPool';
 import { undoTurn } from '../../../src/node/checkpoints/undo';
 import { treeHash } from '../node/checkpoints/treeHash';
 const SOAK = process.env.TOOL_EXEC_SOAK === '1';
@@ -59,6 +60,9 @@ function apply(folder: string, op: Op): void {
 }
 
 describe('undo and redo over random turns (property)', () => {
+  // Every walk's stats are shared with a worker, however small the tree, so its path is part of the property.
+  const stats = new StatPool({ minPaths: 1 });
+  after(() => stats.stop());
   it('undoing back to turn k gives checkpoint k exactly; redoing gives the later tree', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(opArb, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }), fc.nat(), async (turns, pick) => {
@@ -66,7 +70,7 @@ describe('undo and redo over random turns (property)', () => {
         try {
           const folder = path.join(root, 'ws');
           fs.mkdirSync(folder);
-          const store = new CheckpointStore(path.join(root, 'store'));
+          const store = new CheckpointStore(path.join(root, 'store'), { stats });
           const hashes: string[] = [];
           for (const [index, ops] of turns.entries()) {
             hashes.push(treeHash(folder));
