@@ -9,6 +9,7 @@ import type { ApprovalClient, TurnCheckpoint } from '../../executor';
 import { AGENT_IGNORE_FILES } from '../../executor';
 import { CheckpointStore, type TurnRecord } from '../../node/checkpoints/checkpointStore';
 import { HostTurnCheckpoint } from '../../node/checkpoints/hostTurn';
+import { sharedStatPool } from '../../node/checkpoints/statPool';
 import { planUndo, undoTurn, type Conflict, type PlannedPath, type UndoOutcome } from '../../node/checkpoints/undo';
 import type { SnapshotContentProvider } from '../results/diffEditor';
 import { UNDO_BACK_TO_COMMAND, UNDO_TURN_COMMAND } from './undoButtons';
@@ -144,6 +145,8 @@ export class TurnUndo implements vscode.Disposable {
 
   dispose(): void {
     this.disposables.dispose();
+    // The walks' stat worker ends with the extension rather than idling out.
+    sharedStatPool.stop();
   }
 
   private checkpoints(): CheckpointStore {
