@@ -204,6 +204,13 @@ export class CheckpointStore {
     return this.turns().find((turn) => turn.turnId === turnId);
   }
 
+  /** The undo (or redo) whose reversal of the turn still stands: the latest to reverse it, unless it was reversed in turn. */
+  reversalOf(turnId: string, turns: readonly TurnRecord[] = this.turns()): TurnRecord | undefined {
+    let latest: TurnRecord | undefined;
+    for (const turn of turns) if (turn.reverses === turnId) latest = turn;
+    return latest && !this.reversalOf(latest.turnId, turns) ? latest : undefined;
+  }
+
   /**
    * Drops the oldest turns past the retention's count, age or size, then every checkpoint and object
    * no kept turn reaches; an object two turns share stays while either is kept.

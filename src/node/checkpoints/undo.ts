@@ -57,12 +57,26 @@ export interface UndoOutcome {
   readonly cancelled: boolean;
 }
 
+/** A turn whose changes an undo (or a redo) already reversed: undoing it again would reverse that one's instead. */
+export class AlreadyReversedError extends Error {
+  constructor(
+    readonly turn: TurnRecord,
+    /** The undo or redo that reversed it; undoing this one brings the turn's changes back. */
+    readonly by: TurnRecord,
+  ) {
+    super(`${turn.kind === 'undo' ? `undo ${turn.turnId} is already redone` : `turn ${turn.turnId} is already undone`} (by ${by.turnId}); undoing ${by.turnId} ${by.kind === 'undo' ? 'redoes' : 'undoes'} it`);
+  }
+}
+
 /** What undoing the turn would do, with what is there now; writes nothing. */
 export function planUndo(store: CheckpointStore, turnId: string): UndoPlan {
   const turns = store.turns();
   const index = turns.findIndex((turn) => turn.turnId === turnId);
   if (index < 0) throw new Error(`no checkpoints are kept for turn ${turnId}: it is older than the retention, or wrote nothing`);
   const turn = turns[index]!;
+  // Without this, every path the undo put back would be listed as changed since the turn.
+  const reversal = store.reversalOf(turnId, turns);
+  if (reversal) throw new AlreadyReversedError(turn, reversal);
   const before = store.checkpoint(turn.before);
   const after = store.checkpoint(turn.after);
   const later = turns.slice(index + 1);

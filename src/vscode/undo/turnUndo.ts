@@ -10,7 +10,7 @@ import { AGENT_IGNORE_FILES } from '../../executor';
 import { CheckpointStore, type TurnRecord } from '../../node/checkpoints/checkpointStore';
 import { HostTurnCheckpoint } from '../../node/checkpoints/hostTurn';
 import { sharedStatPool } from '../../node/checkpoints/statPool';
-import { planUndo, undoTurn, type Conflict, type PlannedPath, type UndoOutcome } from '../../node/checkpoints/undo';
+import { AlreadyReversedError, planUndo, undoTurn, type Conflict, type PlannedPath, type UndoOutcome } from '../../node/checkpoints/undo';
 import type { SnapshotContentProvider } from '../results/diffEditor';
 import { UNDO_BACK_TO_COMMAND, UNDO_TURN_COMMAND } from './undoButtons';
 import { agentUndoDetail, conflictDetail, MAX_LISTED_CONFLICTS, outcomeText } from './undoText';
@@ -86,6 +86,10 @@ export class TurnUndo implements vscode.Disposable {
     try {
       outcome = await undoTurn(store, id, (conflicts) => this.askAboutConflicts(store, id, conflicts));
     } catch (error) {
+      if (error instanceof AlreadyReversedError) {
+        void this.offerReversal(error);
+        return undefined;
+      }
       void vscode.window.showErrorMessage(`Could not undo the turn: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
     }
@@ -119,6 +123,13 @@ export class TurnUndo implements vscode.Disposable {
     return answer.kind !== 'deny';
   }
 
+  /** A second Undo on a reply: says the turn is undone already and offers to bring it back. */
+  private async offerReversal(error: AlreadyReversedError): Promise<void> {
+    const again = error.by.kind === 'undo' ? 'Redo' : 'Undo';
+    const said = error.turn.kind === 'undo' ? 'This undo was already redone.' : 'This turn is already undone.';
+    if ((await vscode.window.showInformationMessage(said, again)) === again) await this.undo(error.by.turnId);
+  }
+
   /** Undoes every turn from the newest back to `turnId`, newest first, each asked about on its own. */
   async undoBackTo(turnId: string): Promise<UndoOutcome[]> {
     const turns = this.checkpoints().turns();
@@ -128,8 +139,8 @@ export class TurnUndo implements vscode.Disposable {
       return [];
     }
     const outcomes: UndoOutcome[] = [];
-    // Undos already done stay out: undoing back over them would redo what the user undid.
-    for (const turn of turns.slice(from).filter((entry) => entry.kind === 'turn').reverse()) {
+    // Undos, and turns already undone, stay out: undoing back over them would redo what the user undid.
+    for (const turn of turns.slice(from).filter((entry) => entry.kind === 'turn' && !this.checkpoints().reversalOf(entry.turnId, turns)).reverse()) {
       const outcome = await this.undo(turn.turnId);
       if (!outcome || outcome.cancelled) break;
       outcomes.push(outcome);

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CheckpointStore } from '../../../../src/node/checkpoints/checkpointStore';
 import { CHECKPOINT_MAX_FILE_BYTES } from '../../../../src/node/checkpoints/tree';
-import { planUndo, undoTurn, type Conflict } from '../../../../src/node/checkpoints/undo';
+import { AlreadyReversedError, planUndo, undoTurn, type Conflict } from '../../../../src/node/checkpoints/undo';
 import { treeHash, treeListing } from './treeHash';
 
 const roots: string[] = [];
@@ -104,6 +104,26 @@ describe('undo never loses what changed after the turn', () => {
     assert.equal(fs.readFileSync(path.join(folder, 'x.txt'), 'utf8'), 'v3\n');
     await undoTurn(store, 't', () => 'overwrite');
     assert.equal(fs.readFileSync(path.join(folder, 'x.txt'), 'utf8'), 'v1\n');
+  });
+
+  it('a turn already undone is not undone again (its restored paths are not conflicts), until its undo is redone', async () => {
+    const { folder, store } = workspace({ 'x.txt': 'v1\n' });
+    await store.beginTurn('t', 'edit', [folder]);
+    fs.writeFileSync(path.join(folder, 'x.txt'), 'v2\n');
+    await store.endTurn('t');
+    const undo = (await undoTurn(store, 't', never)).record!;
+    assert.throws(() => planUndo(store, 't'), (error: unknown) => error instanceof AlreadyReversedError && error.by.turnId === undo.turnId && /turn t is already undone \(by undo-t-[0-9a-f]+\); undoing undo-t-[0-9a-f]+ redoes it/.test(error.message));
+    await assert.rejects(undoTurn(store, 't', never), AlreadyReversedError);
+    assert.equal(fs.readFileSync(path.join(folder, 'x.txt'), 'utf8'), 'v1\n');
+    const redo = (await undoTurn(store, undo.turnId, never)).record!;
+    assert.throws(() => planUndo(store, undo.turnId), /undo undo-t-[0-9a-f]+ is already redone/);
+    assert.equal(store.reversalOf('t'), undefined, 'a redone undo reverses nothing');
+    assert.equal(fs.readFileSync(path.join(folder, 'x.txt'), 'utf8'), 'v2\n');
+    await undoTurn(store, 't', never);
+    assert.equal(fs.readFileSync(path.join(folder, 'x.txt'), 'utf8'), 'v1\n');
+    assert.equal(redo.kind, 'redo');
+    const standing = store.reversalOf('t');
+    assert.ok(standing && standing.turnId !== undo.turnId && standing.kind === 'undo', 'the second undo is the one that stands');
   });
 
   it('says which later turn changed a path of an earlier turn', async () => {
