@@ -125,7 +125,7 @@ export async function laterCheckpointRow(): Promise<Row> {
     now: `${fmt(stat(now), 1, ' ms')}: ${fmt(r, 2, '×')}`,
     goal: '≤ 1.0×',
     met: r.median <= 1.0,
-    note: `CPU time against git status's: ${fmt(stat(cpuRatio), 2, '×')}`,
+    note: `${LATER_REPEATS} repeats; CPU time (both threads) against git status's: ${fmt(stat(cpuRatio), 2, '×')}`,
   };
 }
 
