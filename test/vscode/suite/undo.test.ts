@@ -3,8 +3,11 @@
 // request wrote a file, the command puts the workspace back, and undoing the undo is the redo.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { CheckpointStore } from '../../../src/node/checkpoints/checkpointStore';
+import { StatPool, STAT_POOL_MIN_PATHS } from '../../../src/node/checkpoints/statPool';
 import type { UndoOutcome } from '../../../src/node/checkpoints/undo';
 import { extensionApi, recordingStream, waitFor, workspaceRoot } from './helpers';
 
@@ -67,5 +70,38 @@ suite('undo of a chat turn', () => {
     const { stream, parts } = recordingStream();
     await (await extensionApi()).testing.modelPrompt!(request, { history: [] }, stream, new vscode.CancellationTokenSource().token);
     assert.deepEqual(undoButtons(parts), []);
+  });
+});
+
+suite('checkpoints in the extension host', () => {
+  test('a later checkpoint of a large folder shares its stats with a worker thread, which runs in this host', async function () {
+    this.timeout(60_000);
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'host-stat-pool-'));
+    const stats = new StatPool();
+    try {
+      const folder = path.join(root, 'ws');
+      const files = Array.from({ length: STAT_POOL_MIN_PATHS + 100 }, (_, index) => path.join(folder, `d${index % 10}`, `f${index}.txt`));
+      for (const file of files) {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, file);
+      }
+      const store = new CheckpointStore(path.join(root, 'store'), { stats });
+      // Past the racy window, so the later checkpoint trusts the stats of files it did not see change.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await store.take([folder]);
+      await waitFor('the stat worker runs', () => (stats.state === 'running' ? true : stats.state === 'failed' ? assert.fail('the worker failed to start in the host') : undefined));
+      // The worker alone states a list it is given before anyone asks.
+      const list = stats.lstatAhead(files);
+      await waitFor('the worker states every path', () => (list.progress().finished === files.length ? true : undefined));
+      assert.equal(list.at(0)?.size, fs.statSync(files[0]!).size);
+      list.finish();
+      assert.equal(stats.counts.worker, files.length);
+      fs.appendFileSync(files[7]!, ' changed');
+      const later = await store.take([folder]);
+      assert.equal(later.read, 1, 'only the changed file is read');
+    } finally {
+      stats.stop();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
