@@ -170,6 +170,7 @@ function wireChat(context: vscode.ExtensionContext, basics: Basics, core: CoreOn
   // Each `@executor` request (the built-in loop's, the bridge agent's, an ACP agent's) is checkpointed before its first write, so the reply can undo it.
   const turnUndo = new TurnUndo(basics.storageRoot, workspaceFolders, basics.snapshots, basics.approvalClient);
   context.subscriptions.push(turnUndo);
+  views.view.showUndo(turnUndo);
   const agent = new AgentBridge({ executor, logger, version, participantId: PARTICIPANT_ID, redactor, diffLinks, workspaceFolders, checkpoints: turnUndo });
   context.subscriptions.push(agent);
   const acpAsk = new VsCodeAsk();

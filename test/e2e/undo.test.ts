@@ -113,7 +113,21 @@ test("the Tool Calls view's turn menu: Undo This Turn on a round of the tour und
     await item.waitFor({ state: 'hidden' });
     await waitUntil('greet.js has its bytes from before the turn and numbers.txt is gone', UNDO_TIMEOUT_MS, () => same(read(TOUR_FILE), ORIGINAL) && read(TOUR_OUTPUT_FILE) === undefined);
     await notification('Put back 2 paths.');
+    // Every round of the request is marked undone.
+    await view.locator('.monaco-list-row', { hasText: '@executor tour (round 2)' }).first().filter({ hasText: 'undone' }).waitFor({ timeout: UNDO_TIMEOUT_MS });
+    await view.locator('.monaco-list-row', { hasText: '@executor tour (round 3)' }).first().filter({ hasText: 'undone' }).waitFor({ timeout: UNDO_TIMEOUT_MS });
     await workbench.screenshot('undo-9-tool-calls-view');
+    // Undo again: no modal over the paths the undo put back, but the turn is undone already, with Redo.
+    await workbench.runCommand('Notifications: Clear All Notifications');
+    await round.click({ button: 'right' });
+    await item.hover();
+    await workbench.page.keyboard.press('Enter');
+    await item.waitFor({ state: 'hidden' });
+    const again = await notification('This turn is already undone.');
+    await workbench.screenshot('undo-10-already-undone');
+    await again.getByRole('button', { name: 'Redo' }).click();
+    await waitUntil('the redo put the turn back', UNDO_TIMEOUT_MS, () => !same(read(TOUR_FILE), ORIGINAL) && read(TOUR_OUTPUT_FILE) !== undefined);
+    await view.locator('.monaco-list-row', { hasText: '@executor tour (round 2)' }).first().filter({ hasNotText: 'undone' }).waitFor({ timeout: UNDO_TIMEOUT_MS });
   }));
 
 /**

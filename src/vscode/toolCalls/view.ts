@@ -9,6 +9,7 @@ import type { DiffLinks } from '../chat/diffLinks';
 import { formatDuration } from '../chat/replyText';
 import type { ArtifactOpener } from '../results/artifactLinks';
 import type { ResultsDocuments } from '../results/resultsDocument';
+import type { UndoState } from '../undo/turnUndo';
 import { ToolCallsModel, type CallRecord, type TurnRecord } from './model';
 import { TimelinePanels } from './timelinePanel';
 import { disposableStore } from '../../common/lifecycle';
@@ -47,6 +48,7 @@ export class ToolCallsView implements vscode.TreeDataProvider<Node>, vscode.Disp
   private readonly status = vscode.window.createStatusBarItem('agentToolExecutor.status', vscode.StatusBarAlignment.Left, 10);
   private readonly dirtyTurns = new Set<string>();
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private undo: UndoState | undefined;
 
   constructor(private readonly deps: ToolCallsViewDeps) {
     this.status.name = 'Agent Tool Executor';
@@ -71,15 +73,23 @@ export class ToolCallsView implements vscode.TreeDataProvider<Node>, vscode.Disp
     this.disposables.addAll({ dispose: unsubscribe });
   }
 
+  /** Marks the rounds of requests that are undone now, redrawn whenever an undo or a redo changes that. */
+  showUndo(state: UndoState): void {
+    this.undo = state;
+    this.disposables.addAll(state.onDidChange(() => this.changed.fire(undefined)));
+    this.changed.fire(undefined);
+  }
+
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === 'turn') {
       const { turn } = node;
       const item = new vscode.TreeItem(turn.label, vscode.TreeItemCollapsibleState.Expanded);
       const errors = turn.calls.filter((call) => call.status === 'failed' || call.status === 'cancelled').length;
-      item.description = `${new Date(turn.startedWallMs).toLocaleTimeString()} · ${turn.calls.length} call${turn.calls.length === 1 ? '' : 's'}${errors ? ` · ${errors} failed` : ''}${turn.endedAt === undefined ? ' · running' : ''}`;
+      const undone = turn.endedAt !== undefined && this.undo?.isUndone(turn.turnId) === true;
+      item.description = `${new Date(turn.startedWallMs).toLocaleTimeString()} · ${turn.calls.length} call${turn.calls.length === 1 ? '' : 's'}${errors ? ` · ${errors} failed` : ''}${turn.endedAt === undefined ? ' · running' : ''}${undone ? ' · undone' : ''}`;
       item.contextValue = 'turn';
       item.id = turn.turnId;
-      item.iconPath = new vscode.ThemeIcon(turn.endedAt === undefined ? 'sync~spin' : 'history');
+      item.iconPath = new vscode.ThemeIcon(turn.endedAt === undefined ? 'sync~spin' : undone ? 'discard' : 'history');
       item.tooltip = 'Show Timeline from the context menu or the inline action';
       return item;
     }

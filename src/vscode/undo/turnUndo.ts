@@ -30,11 +30,21 @@ export interface ChatTurnCheckpoint {
   end(reported: readonly string[]): Promise<TurnRecord | undefined>;
 }
 
-export class TurnUndo implements vscode.Disposable {
+/** What the Tool Calls view shows of undo: which rounds belong to a request that is undone now. */
+export interface UndoState {
+  isUndone(executorTurnId: string): boolean;
+  readonly onDidChange: vscode.Event<void>;
+}
+
+export class TurnUndo implements vscode.Disposable, UndoState {
   private store: CheckpointStore | undefined;
   private readonly disposables = disposableStore();
   /** Executor turn → the chat request's checkpointed turn, for the Tool Calls view (which lives as long). */
   private readonly rounds = new Map<string, string>();
+  /** Checkpointed turns an undo reverses now; worked out again after each change. */
+  private undone: ReadonlySet<string> | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
 
   constructor(
     private readonly storageRoot: vscode.Uri,
@@ -44,6 +54,7 @@ export class TurnUndo implements vscode.Disposable {
     private readonly approvals?: ApprovalClient,
   ) {
     this.disposables.addAll(
+      this.changed,
       vscode.commands.registerCommand(UNDO_TURN_COMMAND, (turnId?: string) => this.undo(turnId)),
       vscode.commands.registerCommand(UNDO_BACK_TO_COMMAND, (turnId: string) => this.undoBackTo(turnId)),
       vscode.commands.registerCommand(UNDO_LAST_TURN_COMMAND, () => this.undo(undefined)),
@@ -57,7 +68,31 @@ export class TurnUndo implements vscode.Disposable {
     const folders = this.folders();
     if (folders.length === 0) return undefined;
     const turn = new HostTurnCheckpoint(this.checkpoints(), `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, title, [...folders]);
-    return { checkpoint: turn, bind: (round) => this.rounds.set(round, turn.turnId), end: (reported) => turn.end(reported) };
+    return {
+      checkpoint: turn,
+      bind: (round) => this.rounds.set(round, turn.turnId),
+      end: async (reported) => {
+        const record = await turn.end(reported);
+        if (record) this.turnsChanged();
+        return record;
+      },
+    };
+  }
+
+  isUndone(executorTurnId: string): boolean {
+    const turnId = this.rounds.get(executorTurnId);
+    if (turnId === undefined || this.folders().length === 0) return false;
+    if (!this.undone) {
+      const store = this.checkpoints();
+      const turns = store.turns();
+      this.undone = new Set(turns.filter((turn) => turn.kind === 'turn' && store.reversalOf(turn.turnId, turns)).map((turn) => turn.turnId));
+    }
+    return this.undone.has(turnId);
+  }
+
+  private turnsChanged(): void {
+    this.undone = undefined;
+    this.changed.fire();
   }
 
   private async undoRound(round: string | undefined): Promise<UndoOutcome | undefined> {
@@ -85,6 +120,7 @@ export class TurnUndo implements vscode.Disposable {
     let outcome: UndoOutcome;
     try {
       outcome = await undoTurn(store, id, (conflicts) => this.askAboutConflicts(store, id, conflicts));
+      if (outcome.record) this.turnsChanged();
     } catch (error) {
       if (error instanceof AlreadyReversedError) {
         void this.offerReversal(error);
@@ -110,6 +146,7 @@ export class TurnUndo implements vscode.Disposable {
       return { record: undefined, restored: [], skipped: [], notRestorable: plan.notRestorable, failed: [], cancelled: true };
     }
     const outcome = await undoTurn(store, turnId, (conflicts) => (force ? this.askAboutConflicts(store, turnId, conflicts) : 'skip'));
+    if (outcome.record) this.turnsChanged();
     if (!outcome.cancelled) void this.showOutcome(store, outcome);
     return outcome;
   }
@@ -151,7 +188,10 @@ export class TurnUndo implements vscode.Disposable {
   async clear(): Promise<void> {
     const count = this.turns().length;
     const answer = await vscode.window.showWarningMessage(`Remove the checkpoints of ${count} turn${count === 1 ? '' : 's'}? Those turns can no longer be undone.`, { modal: true }, 'Remove');
-    if (answer === 'Remove') this.checkpoints().clear();
+    if (answer === 'Remove') {
+      this.checkpoints().clear();
+      this.turnsChanged();
+    }
   }
 
   dispose(): void {
