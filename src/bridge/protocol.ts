@@ -223,4 +223,6 @@ export const BridgeErrorCodes = {
   UnknownCheckpoint: -32015,
   /** `executor/listCheckpoints` or `undoTurn` where the executor keeps no checkpoints (no workspace folder). */
   NoCheckpoints: -32016,
+  /** `executor/undoTurn` of a turn an undo (or redo) already reversed; the message names that one, whose undo brings the turn back. */
+  AlreadyUndone: -32017,
 } as const;

@@ -13,7 +13,7 @@ import { ResponseError } from 'vscode-jsonrpc';
 import type { ToolCall, ToolCallResult, TurnCheckpoint } from '../executor';
 import type { Logger } from '../executor';
 import type { TurnRecord } from '../node/checkpoints/checkpointStore';
-import type { UndoOutcome } from '../node/checkpoints/undo';
+import { AlreadyReversedError, type UndoOutcome } from '../node/checkpoints/undo';
 import { wireCheckpointedTurn, wireUndo } from './checkpoints';
 import { CancellationError } from '../executor';
 import type { ToolExecutor } from '../executor';
@@ -211,6 +211,7 @@ export class BridgeService {
     try {
       return wireUndo(undoId, await checkpoints.undoFromAgent(undoId, force === true));
     } catch (error) {
+      if (error instanceof AlreadyReversedError) return new ResponseError(BridgeErrorCodes.AlreadyUndone, error.message);
       return new ResponseError(BridgeErrorCodes.InternalError, `could not undo ${undoId}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }

@@ -43,6 +43,8 @@ export interface UndoPlan {
   readonly safe: readonly PlannedPath[];
   readonly conflicts: readonly Conflict[];
   readonly notRestorable: readonly NotRestorable[];
+  /** Paths already as the undo would leave them (put back by hand, or by an earlier undo): nothing to write. */
+  readonly alreadyBack: readonly string[];
 }
 
 export type ConflictAnswer = 'skip' | 'overwrite' | 'cancel';
@@ -57,7 +59,7 @@ export interface UndoOutcome {
   readonly cancelled: boolean;
 }
 
-/** A turn whose changes an undo (or a redo) already reversed: undoing it again would reverse that one's instead. */
+/** A turn whose changes an undo (or a redo) already reversed, every path of it back as before: nothing is left to undo. */
 export class AlreadyReversedError extends Error {
   constructor(
     readonly turn: TurnRecord,
@@ -74,15 +76,13 @@ export function planUndo(store: CheckpointStore, turnId: string): UndoPlan {
   const index = turns.findIndex((turn) => turn.turnId === turnId);
   if (index < 0) throw new Error(`no checkpoints are kept for turn ${turnId}: it is older than the retention, or wrote nothing`);
   const turn = turns[index]!;
-  // Without this, every path the undo put back would be listed as changed since the turn.
-  const reversal = store.reversalOf(turnId, turns);
-  if (reversal) throw new AlreadyReversedError(turn, reversal);
   const before = store.checkpoint(turn.before);
   const after = store.checkpoint(turn.after);
   const later = turns.slice(index + 1);
   const safe: PlannedPath[] = [];
   const conflicts: Conflict[] = [];
   const notRestorable: NotRestorable[] = [];
+  const alreadyBack: string[] = [];
   const seen = new Set<string>();
   for (const folderBefore of before.folders) {
     const folderAfter = after.folders.find((entry) => entry.folder === folderBefore.folder);
@@ -101,13 +101,17 @@ export function planUndo(store: CheckpointStore, turnId: string): UndoPlan {
         current: currentEntry(change.path, change.after),
       };
       if (sameCurrent(planned.current, planned.expected)) safe.push(planned);
+      else if (isBack(planned)) alreadyBack.push(planned.path);
       else conflicts.push({ ...planned, laterTurns: laterTurnsChanging(store, later, change.path) });
     }
   }
+  // An undo again of a turn an undo reversed (and no redo since) finds its paths back: nothing to do but say so.
+  const reversal = safe.length === 0 && conflicts.length === 0 ? store.reversalOf(turnId, turns) : undefined;
+  if (reversal) throw new AlreadyReversedError(turn, reversal);
   for (const reported of turn.reported) {
     if (!seen.has(reported)) notRestorable.push({ path: reported, reason: 'ignored' });
   }
-  return { turn, safe, conflicts, notRestorable };
+  return { turn, safe, conflicts, notRestorable, alreadyBack };
 }
 
 /**
@@ -189,6 +193,13 @@ export function currentEntry(file: string, expected?: TreeEntry): CurrentEntry |
   if (expected?.k === 'f' && expected.s !== stat.size) return { k: 'f', h: '', s: stat.size, m: mode, t: stat.mtimeMs, i: stat.ino, c: stat.ctimeMs };
   const hash = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
   return { k: 'f', h: hash, s: stat.size, m: mode, t: stat.mtimeMs, i: stat.ino, c: stat.ctimeMs };
+}
+
+/** Whether the path is now as the undo would leave it (the size shortcut of `currentEntry` is undone where it hid the hash). */
+function isBack(planned: PlannedPath): boolean {
+  const { current, target } = planned;
+  const hashed = current?.k === 'f' && current.h === '' && target?.k === 'f' && target.s === current.s ? currentEntry(planned.path) : current;
+  return sameCurrent(hashed, target);
 }
 
 function sameCurrent(current: CurrentEntry | undefined, expected: TreeEntry | undefined): boolean {

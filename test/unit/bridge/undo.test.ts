@@ -92,6 +92,13 @@ describe('tool-exec serve: undo of a bridge turn through the protocol', () => {
     assert.equal(fs.existsSync(join(workspace, 'b.txt')), false);
     assert.equal(fs.readFileSync(join(workspace, 'kept.txt'), 'utf8'), 'kept\n');
     assert.ok(undo.redoId);
+    // Undone already: refused with the undo that stands, nothing written.
+    await assert.rejects(connection.sendRequest('executor/undoTurn', { undoId: answer.undoId }), (error: { code?: number; message?: string }) => {
+      assert.equal(error.code, -32017);
+      assert.equal(error.message, `turn ${answer.undoId} is already undone (by ${undo.redoId}); undoing ${undo.redoId} redoes it`);
+      return true;
+    });
+    assert.equal(fs.existsSync(join(workspace, 'a.txt')), false);
 
     const redo = await connection.sendRequest<UndoAnswer>('executor/undoTurn', { undoId: undo.redoId });
     assert.equal(redo.restored.length, 2);

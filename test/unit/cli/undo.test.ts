@@ -73,6 +73,20 @@ describe('tool-exec undo', () => {
     assert.equal(fs.readFileSync(join(workspace, 'a.txt'), 'utf8'), 'the user wrote this\n');
   });
 
+  it('undoes the rest of a turn an undo skipped part of; refuses once nothing is left, naming the undo that redoes it', () => {
+    const turns = cli(['checkpoints', 'list', ...common, '--json']).stdout.trim().split('\n').map((line) => JSON.parse(line) as { turn: string; kind: string });
+    const first = turns.find((turn) => turn.kind === 'turn')!;
+    const rest = cli(['undo', ...common, '--turn', first.turn, '--force']);
+    assert.equal(rest.code, 0, rest.stderr);
+    assert.match(rest.stdout, /^Undid turn run-\S+: 1 path put back\.\n  removed: a\.txt\n/);
+    assert.equal(fs.existsSync(join(workspace, 'a.txt')), false);
+    const before = treeHash(workspace);
+    const again = cli(['undo', ...common, '--turn', first.turn]);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, new RegExp(`turn ${first.turn} is already undone \\(by undo-${first.turn}-[0-9a-f]+\\); undoing undo-${first.turn}-[0-9a-f]+ redoes it`));
+    assert.equal(treeHash(workspace), before);
+  });
+
   it('names a missing turn and an empty store plainly', () => {
     const missing = cli(['undo', ...common, '--turn', 'nope']);
     assert.equal(missing.code, 1);

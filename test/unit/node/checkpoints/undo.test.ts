@@ -126,6 +126,25 @@ describe('undo never loses what changed after the turn', () => {
     assert.ok(standing && standing.turnId !== undo.turnId && standing.kind === 'undo', 'the second undo is the one that stands');
   });
 
+  it('an undo again after one that skipped a path asks about that path alone; a path put back by hand is not asked about', async () => {
+    const { folder, store } = workspace({ 'x.txt': 'x1\n', 'y.txt': 'y1\n', 'z.txt': 'z1\n' });
+    await store.beginTurn('t', 'edit', [folder]);
+    fs.writeFileSync(path.join(folder, 'x.txt'), 'x2\n');
+    fs.writeFileSync(path.join(folder, 'y.txt'), 'y2\n');
+    fs.writeFileSync(path.join(folder, 'z.txt'), 'z2\n');
+    await store.endTurn('t');
+    fs.writeFileSync(path.join(folder, 'x.txt'), 'x3 by the user\n');
+    fs.writeFileSync(path.join(folder, 'z.txt'), 'z1\n');
+    const first = await undoTurn(store, 't', () => 'skip');
+    assert.deepEqual(first.restored.map((entry) => path.basename(entry.path)), ['y.txt']);
+    const plan = planUndo(store, 't');
+    assert.deepEqual(plan.conflicts.map((entry) => path.basename(entry.path)), ['x.txt']);
+    assert.deepEqual(plan.alreadyBack.map((file) => path.basename(file)).sort(), ['y.txt', 'z.txt']);
+    await undoTurn(store, 't', () => 'overwrite');
+    assert.equal(fs.readFileSync(path.join(folder, 'x.txt'), 'utf8'), 'x1\n');
+    assert.throws(() => planUndo(store, 't'), AlreadyReversedError);
+  });
+
   it('says which later turn changed a path of an earlier turn', async () => {
     const { folder, store } = workspace({ 'x.txt': 'v1\n' });
     await store.beginTurn('t1', 'first', [folder]);
