@@ -21,11 +21,13 @@ export const STAT_POOL_MIN_PATHS = 512;
 const CLAIM = 32;
 /** How long the caller waits, over one list, for the worker's claims before stating what is left itself (and ending the worker). */
 const WORKER_WAIT_MS = 1000;
+/** Workers that stalled before the pool stops starting them (each may stay stuck in its stat). */
+export const STAT_POOL_MAX_STALLS = 3;
 /** An unused worker ends after this long; the next large walk starts another. */
 const IDLE_MS = 10 * 60 * 1000;
 /** Numbers kept per path: mode, size, mtimeMs, ctimeMs, ino, dev. */
 const FIELDS = 6;
-/** A path's state: not stated yet, stated, or no stat (the path is gone, or the stat failed). */
+/** A path's state: not stated yet, stated, or (2) no stat: the path is gone, or the stat failed. */
 const PENDING = 0;
 const STATED = 1;
 
@@ -59,6 +61,7 @@ function statClaim(lstat: typeof fs.lstatSync, paths: readonly string[], control
       stat = undefined;
     }
     if (stat) {
+      // FIELDS numbers per path, in its order.
       const at = index * 6;
       out[at] = stat.mode;
       out[at + 1] = stat.size;
@@ -180,7 +183,7 @@ export class StatList {
       }
     }
     // A worker stuck in a stat: the rest is stated here, and it is sent no more work.
-    this.pool.abandon();
+    this.pool.stalled();
     this.shared = false;
     return false;
   }
@@ -200,6 +203,7 @@ export class StatPool {
   private online = false;
   /** A worker that failed to start or run is not started again: the caller's thread does every stat. */
   private failed = false;
+  private stalls = 0;
   private idle: NodeJS.Timeout | undefined;
   /** Stats taken by the caller's thread and by the worker, over the pool's life (for tests and the bench). */
   readonly counts = { here: 0, worker: 0 };
@@ -228,10 +232,10 @@ export class StatPool {
     if (this.worker) this.restartIdle();
   }
 
-  /** Ends a worker that stalled, for good. */
-  abandon(): void {
+  /** Ends a worker that stalled; after `STAT_POOL_MAX_STALLS` of them, no other is started. */
+  stalled(): void {
     this.stop();
-    this.failed = true;
+    if (++this.stalls >= STAT_POOL_MAX_STALLS) this.failed = true;
   }
 
   /**

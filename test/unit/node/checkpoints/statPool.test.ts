@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ObjectStore } from '../../../../src/node/checkpoints/objectStore';
-import { entryStatOf, StatPool, type StatList } from '../../../../src/node/checkpoints/statPool';
+import { entryStatOf, STAT_POOL_MAX_STALLS, StatPool, type StatList } from '../../../../src/node/checkpoints/statPool';
 import { CHECKPOINT_RACY_MS } from '../../../../src/node/checkpoints/tree';
 import { WalkMemo, writeTree } from '../../../../src/node/checkpoints/walk';
 
@@ -109,7 +109,7 @@ describe('stats taken ahead', () => {
     assert.ok(answered > 0);
   });
 
-  it('a worker that stalls in a stat: the caller states its paths after the wait, and no work goes to it again', async () => {
+  it('a worker that stalls in a stat: the caller states its paths after the wait; after a few such workers, none is started', async () => {
     // Claims every path, then never returns, as a stat on a hung network mount would.
     const stalls = `
       const { parentPort } = require('node:worker_threads');
@@ -119,14 +119,18 @@ describe('stats taken ahead', () => {
       });`;
     const stats = pool({ minPaths: 1, waitMs: 50, workerSource: stalls });
     const all = paths(50);
+    for (let stall = 1; stall <= STAT_POOL_MAX_STALLS; stall++) {
+      stats.warm();
+      await until('the worker runs', () => stats.state === 'running');
+      const list = stats.lstatAhead(all);
+      await until('the worker claims every path', () => list.progress().claimed === all.length);
+      assert.equal(list.at(0), undefined, 'no stat from a stalled worker: the caller takes its own');
+      assert.equal(stats.state, stall < STAT_POOL_MAX_STALLS ? 'none' : 'failed');
+      for (const index of all.keys()) assert.equal(list.at(index), undefined);
+      list.finish();
+    }
     stats.warm();
-    await until('the worker runs', () => stats.state === 'running');
-    const list = stats.lstatAhead(all);
-    await until('the worker claims every path', () => list.progress().claimed === all.length);
-    assert.equal(list.at(0), undefined, 'no stat from a stalled worker: the caller takes its own');
-    assert.equal(stats.state, 'failed');
-    for (const index of all.keys()) assert.equal(list.at(index), undefined);
-    list.finish();
+    assert.equal(stats.state, 'failed', 'no worker is started again');
     const next = stats.lstatAhead(all);
     assertSameAsLstat(next, all);
     next.finish();
