@@ -81,7 +81,7 @@ describe('WebFetch (against a real server on 127.0.0.1)', () => {
   });
   beforeEach(() => {
     hits.length = 0;
-    ws = makeWorkspace({ tools: { fetch: { timeoutMs: 300 } } });
+    ws = makeWorkspace();
   });
   afterEach(() => ws.dispose());
 
@@ -146,6 +146,9 @@ describe('WebFetch (against a real server on 127.0.0.1)', () => {
   });
 
   it('times out on a server that never answers, with its own message', async () => {
+    // A short timeout here alone: the other fetches answer, however loaded the machine.
+    await ws.dispose();
+    ws = makeWorkspace({ tools: { fetch: { timeoutMs: 300 } } });
     const result = await ws.run('WebFetch', { url: `${base}/hang` });
     assert.equal(result.isError, true);
     assert.equal(result.modelContent, `<tool_use_error>WebFetch timed out after 300ms fetching ${base}/hang.</tool_use_error>`);
