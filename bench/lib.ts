@@ -25,7 +25,7 @@ export function fmt(value: Stat, digits = 1, unit = ''): string {
   return `${f(value.median)}${unit} (${f(value.min)}–${f(value.max)})`;
 }
 
-/** A row of the issue 13 table, as measured. */
+/** A row of the bench's table, as measured. */
 export interface Row {
   readonly measure: string;
   readonly baseline: string;

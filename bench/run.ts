@@ -1,4 +1,4 @@
-// Every row of issue 13's table, each measured against its baseline in the same run (these
+// Every row of the bench's table, each measured against its baseline in the same run (these
 // machines are noisy: ratios side by side, medians with min–max of several repeats). Prints the
 // table and writes BENCHMARKS.md. Usage: npm run bench [-- row-name ...] (a subset writes no file)
 import { writeFileSync } from 'node:fs';
@@ -41,7 +41,7 @@ const ROWS: ReadonlyArray<readonly [string, () => Promise<Row>]> = [
 ];
 
 /**
- * The same bench at 2e71f6d, before the issue 13 work (this machine, 2026-12-01; the fresh-CLI row then
+ * The same bench at 2e71f6d, before the speed work (this machine, 2026-12-01; the fresh-CLI row then
  * ran the development bundle, and its time was the watcher's initial scan, not the bundle).
  */
 const BEFORE: Readonly<Record<string, string>> = {
@@ -112,7 +112,7 @@ async function main(): Promise<void> {
     '  (5 for the bundle\'s load + activate in Node with a `vscode` stub, 9 for redaction and truncation, whose passes are short,',
     `  15 for the fresh CLI, whose start varies; the bundle's load + activate in the real extension host is ${HOST_STARTS} fresh`,
     '  VS Code servers with the code cache, one browser each, after one that writes it);',
-    '  numbers are the median with min–max in parentheses. The rows are issue 13\'s table.',
+    '  numbers are the median with min–max in parentheses.',
     '- The measurements behind design choices in the code, each with its date and machine: [docs/MEASUREMENTS.md](docs/MEASUREMENTS.md)',
     '',
     table(rows),

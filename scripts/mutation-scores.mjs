@@ -2,7 +2,7 @@
 // is under the bar: Stryker's own `thresholds.break` checks only the score of all files together.
 import { readFileSync } from 'node:fs';
 
-/** Issue 46's bar for the code that guards users (policy, paths, redaction). */
+/** The bar for the code that guards users (policy, paths, redaction). */
 const MIN_SCORE = 85;
 const REPORT = process.argv[2] ?? 'reports/mutation/mutation.json';
 

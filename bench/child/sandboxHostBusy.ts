@@ -1,5 +1,5 @@
 // Child of the sandbox row: how long the host's event loop is busy for each command the OS sandbox wraps,
-// with the runtime loaded in the host (as before issue 13's change) and with it in its own process
+// with the runtime loaded in the host (as it was before the runtime had a process of its own) and with it in its own process
 // (src/tools/sandbox/runtime/runtimeProcess.ts, as the executor runs it). The process first grows to `MiB` of
 // resident memory, as an extension host is: the runtime's forks (`which`, `rg`) copy the forking
 // process's page tables. It prints `{inProcess, ownProcess}`, each the median over the wraps of the loop's

@@ -1,4 +1,4 @@
-// Row: `echo hi` through Bash in the OS sandbox vs outside it (issue 17), in a fresh CLI process (the
+// Row: `echo hi` through Bash in the OS sandbox vs outside it, in a fresh CLI process (the
 // production bundle): the start-up cost (the runtime's proxies and the `true` check) and the cost per command;
 // and how long the host's event loop is busy per command with the runtime in the host and in its own
 // process (bench/child/sandboxHostBusy.ts).

@@ -1,4 +1,4 @@
-// A scripted ACP agent (issue 16), built with the SDK's agent side, for offline tests: each prompt is a
+// A scripted ACP agent, built with the SDK's agent side, for offline tests: each prompt is a
 // scenario name (`demo`) or a JSON array of steps. Every step asks the client for something — read,
 // write, a command in a terminal, a permission — reports it as tool_call / tool_call_update, and writes
 // what it received (or the error) to the transcript file given as `--transcript FILE`, one JSON line each.

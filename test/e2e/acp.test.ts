@@ -1,4 +1,4 @@
-// End to end, in the browser (issue 16): `@executor` with the scripted ACP agent chosen
+// End to end, in the browser: `@executor` with the scripted ACP agent chosen
 // (agentToolExecutor.acp.agents + agentToolExecutor.chat.agent). The agent reads notes.txt, writes it
 // (the real approval modal: Deny leaves it untouched, Allow writes it and Open diff opens the diff
 // editor), runs a command, and shows its plan, thought and message in the reply. Screenshots go to test-results/.

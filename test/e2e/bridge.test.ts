@@ -1,4 +1,4 @@
-// End to end, in the browser (issue 15): `@executor` forwards the prompt to the reference agent
+// End to end, in the browser: `@executor` forwards the prompt to the reference agent
 // (examples/agent), which VS Code starts with vscode-languageclient from the user's settings. The
 // agent's batch raises the real approval modal; Deny and Allow do what they say; Open diff in the reply
 // opens the diff editor; a crash of the agent mid-turn is said in the reply, its calls end cancelled,

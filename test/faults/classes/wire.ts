@@ -1,4 +1,4 @@
-// Fault catalogue: what a hostile ACP agent or bridge client tried on the wire (issue 46: grants, terminals,
+// Fault catalogue: what a hostile ACP agent or bridge client tried on the wire (grants, terminals,
 // sessions, framing, scale), each under the defect class it belongs to, through the core.
 import assert from 'node:assert/strict';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The ACP mapping over real stdio pipes (issue 16): the scripted agent asks us to read, write, run commands and
+// The ACP mapping over real stdio pipes: the scripted agent asks us to read, write, run commands and
 // for permission; each request runs through a real executor (harness.ts).
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';

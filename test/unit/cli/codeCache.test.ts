@@ -1,4 +1,4 @@
-// The launcher's V8 code cache (src/cli/launch/cliCodeCache.ts; issue 13: a fresh CLI process), through the built
+// The launcher's V8 code cache (src/cli/launch/cliCodeCache.ts: a fresh CLI process), through the built
 // dist/cli.js (a copy of dist/, so one test can change the bundle): the second run uses the cache of the
 // first, the output is the same with, without, and while writing it, and a cache that is not ours, not
 // for this content, or damaged is not used.

@@ -1,4 +1,4 @@
-// Agents' ignore files through tool-exec (issue 14): what `.aiignore` excludes is refused by Read,
+// Agents' ignore files through tool-exec: what `.aiignore` excludes is refused by Read,
 // Write and Edit, skipped by Glob and Grep, asked for when a command names it (and so denied with
 // --approve deny, even under an allow rule), and never listed as a workspace change.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Acceptance (issue 5) through `tool-exec run` and the real Bash tool: secrets split across output
+// Through `tool-exec run` and the real Bash tool: secrets split across output
 // chunks never reach stdout, artifacts, the session record or the log; a command writing 7 levels
 // deep is reported as a change; a large output streams into an artifact.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The OS sandbox through the built CLI (issue 17 acceptance), with a settings file that turns it on and
+// The OS sandbox through the built CLI, with a settings file that turns it on and
 // `--approve deny`: a write in the workspace runs without asking; a write outside it, a read of a key
 // under $HOME/.ssh (a temporary HOME) and a request to a local HTTP server no rule allows all fail, and
 // the results name what the sandbox blocked; a command the model marks as needing to leave the sandbox

@@ -1,4 +1,4 @@
-// Acceptance (policy issue 4): a user's Claude Code settings file works with `tool-exec --settings`:
+// A user's Claude Code settings file works with `tool-exec --settings`:
 // its rules decide, and a command hook written as a shell script blocks, allows and adds context.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

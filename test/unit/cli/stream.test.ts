@@ -1,4 +1,4 @@
-// Acceptance (issue 10): `tool-exec run --stream` offers each call as its line arrives, so a slow
+// `tool-exec run --stream` offers each call as its line arrives, so a slow
 // read-only call starts while the rest of the input has not been written yet.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Acceptance (issue 5): W's "six calls, six outcomes" (seed 002) through the built CLI, with the
+// W's "six calls, six outcomes" (seed 002) through the built CLI, with the
 // three fake tools of the seed, `--tools` and `--max-result-bytes 400`.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The extension host thread's CPU time, logged with the extension's own load and activate times (issue 13).
+// The extension host thread's CPU time, logged with the extension's own load and activate times.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as fs from 'node:fs';

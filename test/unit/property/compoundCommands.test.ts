@@ -1,4 +1,4 @@
-// Property (issue 41): a compound command built from allowed and disallowed simple commands, joined by
+// Property: a compound command built from allowed and disallowed simple commands, joined by
 // every operator and nested in every construct, is allowed exactly when every simple command in it is;
 // no quoting, escaping or line break ever makes a disallowed command allowed.
 import assert from 'node:assert/strict';

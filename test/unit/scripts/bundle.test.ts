@@ -1,6 +1,6 @@
 // The production build (scripts/build.mjs): what stays out of dist/extension-main.js (which every window
 // loads at startup, through its launcher dist/extension.js) goes to files of its own that are loaded on
-// first use, shipped, and not loaded by activate() (issue 13).
+// first use, shipped, and not loaded by activate().
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Bash inside the real OS sandbox (issue 17): process tracking and output behave as without it — a
+// Bash inside the real OS sandbox: process tracking and output behave as without it — a
 // timeout and a cancel kill the sandboxed tree (no process left), KillBash stops a sandboxed background
 // command, output streams and is budgeted, secret variables stay out — and writes land only in the
 // workspace.

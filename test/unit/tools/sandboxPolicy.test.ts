@@ -1,4 +1,4 @@
-// The sandbox's pure parts (issue 17): settings in Claude Code's shape, our policy as the runtime's
+// The sandbox's pure parts: settings in Claude Code's shape, our policy as the runtime's
 // configuration, what a blocked command's output says, and auto-allow in the permission policy.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';

@@ -1,5 +1,5 @@
 /// <reference types="mocha" />
-// ACP agents inside the real extension host (issue 16): the scripted ACP agent (test/acp/scriptedAgent.ts),
+// ACP agents inside the real extension host: the scripted ACP agent (test/acp/scriptedAgent.ts),
 // named in agentToolExecutor.acp.agents, gets an `@executor` prompt through the extension's ACP path; its
 // write raises our approval (answered by the testing responder): Deny leaves the file untouched, Allow
 // writes it and the reply has Open diff; its plan, message, and command output are in the reply.

@@ -1,5 +1,5 @@
 /// <reference types="mocha" />
-// The agent host inside the real extension host (issue 15): the settings start the reference agent with
+// The agent host inside the real extension host: the settings start the reference agent with
 // vscode-languageclient (LSP initialize carries the executor's tools), a killed agent is started again,
 // and clearing the setting stops it — no agent process is left behind.
 import * as assert from 'node:assert/strict';

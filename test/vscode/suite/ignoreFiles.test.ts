@@ -1,5 +1,5 @@
 /// <reference types="mocha" />
-// Agents' ignore files in the real extension host (issue 14): a file listed in `.aiignore` is refused
+// Agents' ignore files in the real extension host: a file listed in `.aiignore` is refused
 // by Read, and `cat` of it in Bash asks (and is denied here), whatever the mode allows.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';

@@ -1,5 +1,5 @@
 /// <reference types="mocha" />
-// Approvals that last (issue 14): "Allow in this workspace" writes the exact rule into the
+// Approvals that last: "Allow in this workspace" writes the exact rule into the
 // workspace's .claude/settings.local.json, and the next identical call runs without asking; the
 // rules list removes it again; a forced ask (a secret file) is never offered it.
 import * as assert from 'node:assert/strict';

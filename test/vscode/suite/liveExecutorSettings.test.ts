@@ -1,5 +1,5 @@
 /// <reference types="mocha" />
-// `maxConcurrency` and `defaultTimeoutMs` apply without a window reload (issue 14, part 6).
+// `maxConcurrency` and `defaultTimeoutMs` apply without a window reload.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { z } from 'zod';

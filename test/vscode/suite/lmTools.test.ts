@@ -1,5 +1,5 @@
 /// <reference types="mocha" />
-// Our built-in tools as VS Code language model tools (issue 14 part 1): any agent's call, here made
+// Our built-in tools as VS Code language model tools: any agent's call, here made
 // with `vscode.lm.invokeTool` as Copilot's agent mode makes it, runs through our pipeline and asks in
 // our approval (answered by the test seam instead of the modal).
 import * as assert from 'node:assert/strict';

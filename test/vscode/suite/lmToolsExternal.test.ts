@@ -1,5 +1,5 @@
 /// <reference types="mocha" />
-// Other extensions' tools through our pipeline (issue 14 part 2). The fixture extension
+// Other extensions' tools through our pipeline. The fixture extension
 // test/vscode/fixtures/fake-tools registers two tools with `vscode.lm.registerTool`; the setting
 // `agentToolExecutor.externalTools.include` selects them; `@executor` offers the registry's tools to its
 // model and offers each call to a turn, as done here.

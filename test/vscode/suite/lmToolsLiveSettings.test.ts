@@ -1,5 +1,5 @@
 /// <reference types="mocha" />
-// The host keeps up with the user (issue 14 part 6): settings changes apply without a reload.
+// The host keeps up with the user: settings changes apply without a reload.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -1,5 +1,5 @@
 /// <reference types="mocha" />
-// The OS sandbox in the real extension host (issue 17), turned on with the extension's own settings and
+// The OS sandbox in the real extension host, turned on with the extension's own settings and
 // every approval denied: a write in the workspace runs without asking; a write outside it, a read of a key
 // under the (run's own) $HOME/.ssh and a request to a local HTTP server fail, and the results say what the
 // sandbox blocked; the approval for a command that leaves the sandbox says it runs unsandboxed. With the

@@ -1,4 +1,4 @@
-// Issue 10, item 5: the permission policy judges the very path the tools open (one resolver), and the
+// The permission policy judges the very path the tools open (one resolver), and the
 // artifact scheme is defined once.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -41,19 +41,19 @@ const ROWS: readonly Row[] = [
   ['Bash(stat *)', 'stat notes.md', 'file notes.md', 'CC#43446'],
   ['Bash(rm:*)', 'rm notes.md', 'rmdir src', 'CC#32838'],
   ['Bash(unity-cli:*)', 'unity-cli --version', 'unity --version', 'CC#48542'],
-  ['Bash(python*-c:*)', 'python3 -c "print(1)"', 'python3 script.py', 'issue 41 shape'],
-  ["Bash(python3 -c ' *)", "python3 -c 'print(1)'", 'python3 -c "print(1)"', 'issue 41: cut inside an open quote'],
-  ['Bash(node -e ":*)', 'node -e "console.log(1)"', "node -e 'console.log(1)'", 'issue 41: cut inside an open quote'],
+  ['Bash(python*-c:*)', 'python3 -c "print(1)"', 'python3 script.py', 'reported shape'],
+  ["Bash(python3 -c ' *)", "python3 -c 'print(1)'", 'python3 -c "print(1)"', 'cut inside an open quote'],
+  ['Bash(node -e ":*)', 'node -e "console.log(1)"', "node -e 'console.log(1)'", 'cut inside an open quote'],
   ['Bash(date:*)', 'date +%s', 'time', 'user shape'],
-  ['Bash(~/.local/bin/tool run *)', '~/.local/bin/tool run build', '~/.local/bin/tool stop', 'issue 41: ~ path'],
-  ['Bash(cd api && npm run verify:api)', 'cd api && npm run verify:api', 'npm run verify:api', 'issue 41: exact line'],
-  ['Bash(npm test 2>/dev/null)', 'npm test 2>/dev/null', 'npm ci', 'issue 41: a redirection in an exact rule'],
-  ['Bash(git status; git log --oneline)', 'git status; git log --oneline', 'git log', 'issue 41: ; in an exact rule'],
-  ['Bash(git log --oneline | head -5)', 'git log --oneline | head -5', 'head -5', 'issue 41: a pipe in an exact rule'],
-  ['Bash(echo $?)', 'echo $?', 'echo $HOME', 'issue 41: $? in an exact rule'],
-  ['Bash(git commit -m "wip")', 'git commit -m "wip"', 'git commit -m "other"', 'issue 41: quoted arguments'],
-  ['Bash(# check the tree\ngit status)', 'git status', 'git stash', 'issue 41: a leading # comment'],
-  ['Bash(export PATH="/opt/x/bin:$PATH")', 'export PATH="/opt/x/bin:$PATH"', 'export PATH="/tmp:$PATH"', 'issue 41: export PATH'],
+  ['Bash(~/.local/bin/tool run *)', '~/.local/bin/tool run build', '~/.local/bin/tool stop', '~ path'],
+  ['Bash(cd api && npm run verify:api)', 'cd api && npm run verify:api', 'npm run verify:api', 'exact line'],
+  ['Bash(npm test 2>/dev/null)', 'npm test 2>/dev/null', 'npm ci', 'a redirection in an exact rule'],
+  ['Bash(git status; git log --oneline)', 'git status; git log --oneline', 'git log', '; in an exact rule'],
+  ['Bash(git log --oneline | head -5)', 'git log --oneline | head -5', 'head -5', 'a pipe in an exact rule'],
+  ['Bash(echo $?)', 'echo $?', 'echo $HOME', '$? in an exact rule'],
+  ['Bash(git commit -m "wip")', 'git commit -m "wip"', 'git commit -m "other"', 'quoted arguments'],
+  ['Bash(# check the tree\ngit status)', 'git status', 'git stash', 'a leading # comment'],
+  ['Bash(export PATH="/opt/x/bin:$PATH")', 'export PATH="/opt/x/bin:$PATH"', 'export PATH="/tmp:$PATH"', 'export PATH'],
   ['Bash(npm test)', 'npm test', 'npm test --coverage', 'CC-DOCS exact'],
   ['Bash(npm ci)', 'npm ci', 'npm install', 'CC#29616 shape (exact rules written by "don\'t ask again")'],
   ['Bash(npm install)', 'npm install', 'npm install left-pad', 'BLOG-VQ exact'],
@@ -153,7 +153,7 @@ describe('deny and ask rules of the same grammar', () => {
     ['Bash(>>:*)', 'echo hi >> log.txt', 'echo hi'],
     ['Bash(2> *)', 'ls 2> err.log', 'ls 2>&1'],
   ] as const) {
-    it(`${rule} denies ${JSON.stringify(denied)} and not ${JSON.stringify(notDenied)} (issue 41 / CC-DOCS deny examples)`, async () => {
+    it(`${rule} denies ${JSON.stringify(denied)} and not ${JSON.stringify(notDenied)} (CC-DOCS deny examples)`, async () => {
       assert.equal((await run(rule, denied)).behavior, 'deny');
       assert.notEqual((await run(rule, notDenied)).behavior, 'deny');
     });

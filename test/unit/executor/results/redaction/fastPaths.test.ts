@@ -1,4 +1,4 @@
-// The redactor's fast paths (issue 13) against the plain rules, on random text built to be adversarial:
+// The redactor's fast paths against the plain rules, on random text built to be adversarial:
 // trigger prefixes, near misses, assignments with and without secret words, operators, URLs, cut anywhere.
 // - Anchors: the `indexOf` scan finds every place a trigger matches, as trying the trigger regex at every position does,
 //   and the rules tried there find the same secrets.

@@ -1,4 +1,4 @@
-// Redaction against real formats in their real surroundings (issue 12, class 4): a .env file, a JSON
+// Redaction against real formats in their real surroundings: a .env file, a JSON
 // config, shell history, log lines with URLs, a PEM key in a file, a GitHub Actions workflow; and no
 // false positive on ordinary code (this repository's own src/).
 import assert from 'node:assert/strict';
