@@ -139,17 +139,14 @@ export class StatList {
       }
       if (state !== PENDING || this.done) return undefined;
       const next = Atomics.load(this.counters, 0);
-      if (next <= index) {
-        // Not claimed yet: the next claim here when it holds the path, else this one path alone.
-        if (index >= next + CLAIM) return undefined;
-        this.here += statClaim(fs.lstatSync, this.job.paths, this.job.control, this.job.states, this.job.numbers, CLAIM);
-        continue;
-      }
-      // Claimed by the worker and under way: the next run is stated here meanwhile, or, at the end, waited for.
+      // Far past the claims: this one path is the caller's alone.
+      if (index >= next + CLAIM) return undefined;
+      // The next run is stated here: it holds the path, or the worker has the path under way meanwhile.
       if (next < this.job.paths.length) {
         this.here += statClaim(fs.lstatSync, this.job.paths, this.job.control, this.job.states, this.job.numbers, CLAIM);
         continue;
       }
+      // Every path is claimed and the worker has this one under way.
       if (!this.waitForWorker(index)) return undefined;
     }
   }
@@ -240,10 +237,12 @@ export class StatPool {
 
   /**
    * Starts the worker, so the next large walk has it ready; a new worker states `paths` once, so its
-   * code is compiled by then (a fresh worker states several times slower).
+   * code is compiled by then (a fresh worker states several times slower). A walk's list shorter than
+   * the pool's minimum starts none.
    */
-  warm(paths: readonly string[] = []): void {
+  warm(paths?: readonly string[]): void {
     if (this.worker || this.failed) return;
+    if (paths && paths.length < (this.options.minPaths ?? STAT_POOL_MIN_PATHS)) return;
     let worker: Worker;
     try {
       worker = new Worker(this.options.workerSource ?? WORKER_SOURCE, { eval: true });
@@ -264,7 +263,7 @@ export class StatPool {
       if (this.worker === worker) this.stop();
     });
     this.worker = worker;
-    if (paths.length > 0) worker.postMessage(newJob(paths));
+    if (paths && paths.length > 0) worker.postMessage(newJob(paths));
     this.restartIdle();
   }
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { GIT_DIR_NAME } from '../../executor';
 import { IgnoreMemo, ignoredBy, type RuleSet } from './ignoreRules';
 import type { ObjectBatch, ObjectStore } from './objectStore';
-import { entryStatOf, sharedStatPool, STAT_POOL_MIN_PATHS, type EntryStat, type StatPool } from './statPool';
+import { entryStatOf, sharedStatPool, type EntryStat, type StatPool } from './statPool';
 import { CHECKPOINT_MAX_FILE_BYTES, CHECKPOINT_MAX_FILES, CHECKPOINT_MAX_TOTAL_BYTES, putTree, readTree, settled, type Tree, type TreeEntry } from './tree';
 
 /** The walk lets the event loop run after this many folders. */
@@ -203,7 +203,7 @@ export async function writeTree(folder: string, options: TreeOptions): Promise<T
   memo.listings = listings;
   memo.statted = statted;
   memo.ignore.finish();
-  if (statted.length >= STAT_POOL_MIN_PATHS) (options.stats ?? sharedStatPool).warm(statted);
+  (options.stats ?? sharedStatPool).warm(statted);
   return { tree, files: counts.files, bytes: counts.bytes, read: counts.read, listed: counts.listed };
 }
 
